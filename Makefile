@@ -1,0 +1,21 @@
+# Quick start wrapper: `make run` and `make test` install what is missing, build, and run.
+BUILD ?= build
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-dev libpng-dev zlib1g-dev hdf5-tools
+
+.PHONY: run test build deps clean
+run: build
+	$(BUILD)/cardiac protocols/quickstart.lua
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@./scripts/install-deps.sh $(PACKAGES)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,52 @@
+/* Cell-model descriptors: what the solver and the Lua shell need to know about a
+ * model besides its equations (which live in core/models/<name>.h). */
+#ifndef CARDIAC_MODEL_H
+#define CARDIAC_MODEL_H
+#include <stddef.h>
+
+#define MODEL_MAX_STATE 64
+#define MODEL_MAX_PARAM 64
+
+/* Advance one cell by dt: y is the state, idiff/istim are diffusion and stimulus
+ * contributions to dV/dt, p the parameter vector. */
+typedef void (*cell_step_fn)(float *y, float idiff, float istim, float dt, const float *p);
+
+typedef struct {
+    const char *name, *units, *desc;
+} var_info;
+
+typedef struct {
+    const char *name, *units, *desc;
+    float value;   /* default */
+    float min;     /* smallest accepted value (inclusive) */
+} param_info;
+
+typedef struct model_def {
+    const char *name;       /* key used by cardiac.model(name) */
+    const char *title;      /* human-readable name */
+    const char *citation;   /* primary source */
+    int nstate, nparam;
+    const var_info *states;
+    const float *rest;      /* resting state */
+    const param_info *params;
+    int vindex;             /* index of the diffused membrane potential */
+    float activation;       /* upstroke threshold for activation times (units of V) */
+    float max_rate;         /* bound on |d(dV/dt)/dV| of the reaction, 1/ms, for the dt limit */
+    float vmin, vmax;       /* typical range of V, for pictures */
+    cell_step_fn step;
+} model_def;
+
+/* A model with concrete parameter values. */
+typedef struct {
+    const model_def *def;
+    float p[MODEL_MAX_PARAM];
+} model_inst;
+
+const model_def *model_find(const char *name);
+size_t model_count(void);
+const model_def *model_at(size_t i);
+int model_param_index(const model_def *d, const char *name);
+int model_state_index(const model_def *d, const char *name);
+void model_init(model_inst *m, const model_def *d);
+
+#endif

@@ -1,0 +1,37 @@
+/* HDF5 output of fields and probes, with an XDMF sidecar for ParaView.
+ * Layout (docs/architecture.md): root attributes describe the run; /mesh/mask;
+ * /time and /step per frame; /fields/<var>[frame][z][y][x] (float32);
+ * /probes/<name>/{time,cells,<var>[sample][cell]}. The file is flushed and the
+ * XDMF rewritten after every frame, so an interrupted run leaves a valid file. */
+#ifndef CARDIAC_OUTPUT_H
+#define CARDIAC_OUTPUT_H
+#include <stddef.h>
+
+struct sim;
+typedef struct h5out h5out;
+
+typedef struct {
+    const char *path;
+    const int *vars; int nvars;
+    long every;                /* steps between frames */
+    int overwrite;
+    const char *script;        /* text of the script that made the file, may be NULL */
+    const char *script_name;
+} h5out_config;
+
+/* Checks the path and creates the file (creating missing parent folders). */
+h5out *h5out_open(const h5out_config *cfg, struct sim *s, char *err, size_t errlen);
+int h5out_due(const h5out *o, const struct sim *s);
+int h5out_frame(h5out *o, struct sim *s, char *err, size_t errlen);
+/* Writes pending probe samples, flushes; the file stays valid. */
+int h5out_flush(h5out *o, struct sim *s);
+void h5out_close(h5out *o, struct sim *s);
+const char *h5out_path(const h5out *o);
+long h5out_frames(const h5out *o);
+
+/* Reads a whole dataset as doubles. Returns the element count or -1 (err set);
+ * dims (up to 8) and rank are filled. *data is malloc'd. */
+long h5_read_dataset(const char *path, const char *name, double **data, long dims[8], int *rank,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,93 @@
+/* A monodomain simulation: grid, model, diffusion, stimuli, probes, output,
+ * and the backend that owns the state and steps it. */
+#ifndef CARDIAC_SIM_H
+#define CARDIAC_SIM_H
+#include <stddef.h>
+#include "grid.h"
+#include "model.h"
+#include "stencil.h"
+#include "stimulus.h"
+
+typedef struct probe {
+    char name[64];
+    size_t *cells; size_t ncells;
+    int vars[MODEL_MAX_STATE]; int nvars;
+    long every;                 /* sample every this many steps */
+    long last_step;             /* step of the last sample, -1 before any */
+    double *t;                  /* nsamples */
+    float *data;                /* nsamples x nvars x ncells */
+    size_t nsamples, cap;
+    size_t nsaved;              /* samples already written to the output file */
+} probe;
+
+typedef struct sim sim;
+
+/* A backend owns the state arrays and advances them. The CPU backend is
+ * core/backend_cpu.c; the CUDA backend plugs in through the same table. */
+typedef struct backend_ops {
+    const char *name;
+    int  (*init)(sim *s, char *err, size_t errlen);
+    void (*step)(sim *s, long nsteps);                 /* stimulus pattern fixed meanwhile */
+    void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
+    void (*get_field)(sim *s, int var, float *dst);    /* ncells values */
+    void (*set_field)(sim *s, int var, const float *src);
+    void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
+    void (*free)(sim *s);
+} backend_ops;
+
+struct h5out;
+
+struct sim {
+    grid g;
+    model_inst m;
+    stencil st;
+    double D[3];
+    int order;
+    double dt;
+    long nstep;                 /* steps taken; t = t0 + nstep dt */
+    double t0;
+    stimulus *stims; size_t nstims;
+    unsigned char *stim_on;     /* per stimulus: active in the current step */
+    probe **probes; size_t nprobes;
+    struct h5out *out;
+    const backend_ops *be;
+    void *bd;                   /* backend data */
+    long bad_cell;              /* set by the backend: first non-finite cell, -1 if none */
+    int bad_var;
+};
+
+typedef struct {
+    const char *backend;        /* "cpu" */
+    int order;                  /* 2 or 4 */
+    double dt, D[3];
+} sim_config;
+
+extern const backend_ops backend_cpu;
+
+static inline double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }
+
+/* Creates the simulation (copies grid and model). Returns NULL with a message in err. */
+sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen);
+void sim_destroy(sim *s);
+/* Bytes the state of a simulation needs on the host. */
+double sim_bytes_needed(const grid *g, const model_def *d);
+
+/* Checks D and dt against the stability limit; 0 or -1 with err. */
+int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
+
+/* Takes ownership of the stimulus. */
+void sim_add_stimulus(sim *s, stimulus *st);
+probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
+                     const int *vars, int nvars, long every);
+
+typedef void (*progress_fn)(void *ctx, const sim *s, long done, long total, int final);
+
+/* Advances nsteps. Returns 0, 1 when *interrupt became set (stopped at a step
+ * boundary), -1 on error (message in err; e.g. a non-finite state). */
+int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, void *ctx,
+                char *err, size_t errlen);
+
+/* Samples probes and writes an output frame when due at the current step. */
+int sim_record(sim *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,24 @@
+/* Checking of Lua option tables: every error names the function and the key. */
+#ifndef CARDIAC_ARGS_H
+#define CARDIAC_ARGS_H
+#include <lua.h>
+
+/* Raises "fn: expected a table of options" unless arg idx is a table. */
+void args_table(lua_State *L, int idx, const char *fn);
+/* Raises for any string key of table idx not in keys (NULL-terminated). */
+void args_known_keys(lua_State *L, int idx, const char *fn, const char *const keys[]);
+/* Pushes t[key]; returns 0 (and pops) when nil. */
+int args_field(lua_State *L, int idx, const char *key);
+/* Number at t[key]: def when absent and !required; raises on wrong type. */
+double args_number(lua_State *L, int idx, const char *fn, const char *key, double def, int required);
+double args_positive(lua_State *L, int idx, const char *fn, const char *key, double def, int required);
+long args_integer(lua_State *L, int idx, const char *fn, const char *key, long def, int required, long min);
+int args_boolean(lua_State *L, int idx, const char *fn, const char *key, int def);
+const char *args_string(lua_State *L, int idx, const char *fn, const char *key, const char *def, int required);
+/* Reads a number or a list of up to n numbers at t[key] into out (a single number fills all).
+ * Returns how many were given (0 when absent and !required). */
+int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *out, int n, int required);
+/* Type name of the value at idx, with the cardiac type for userdata. */
+const char *args_typename(lua_State *L, int idx);
+
+#endif

@@ -1,0 +1,43 @@
+/* Lua bindings of the cardiac API: one file per object type. Each open
+ * function adds its constructors to the `cardiac` table on top of the stack. */
+#ifndef CARDIAC_BINDINGS_H
+#define CARDIAC_BINDINGS_H
+#include <lua.h>
+#include <lauxlib.h>
+#include <stddef.h>
+#include "grid.h"
+#include "model.h"
+#include "stimulus.h"
+
+#define MESH_MT "cardiac.mesh"
+#define MODEL_MT "cardiac.model"
+#define REGION_MT "cardiac.region"
+#define STIMULUS_MT "cardiac.stimulus"
+#define SIM_MT "cardiac.simulation"
+#define PROBE_MT "cardiac.probe"
+
+void open_mesh(lua_State *L);
+void open_model(lua_State *L);
+void open_region(lua_State *L);
+void open_stimulus(lua_State *L);
+void open_simulation(lua_State *L);
+void open_help(lua_State *L);
+
+grid *check_mesh(lua_State *L, int idx);
+model_inst *check_model(lua_State *L, int idx);
+/* Cells of the region (or function) at idx on grid g, tissue only when
+ * tissue_only (malloc'd); errors mention fn. */
+size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, size_t **cells, const char *fn);
+/* Builds a core stimulus from the stimulus object at idx on grid g. */
+void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const char *fn);
+/* Reads a 1-based cell index triple {i, j, k} or (i, j, k) arguments. */
+size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn);
+/* Sets model parameters from the table at idx into m; errors mention fn. */
+void apply_params(lua_State *L, int idx, model_inst *m, const char *fn);
+/* Registers a metatable with methods (and __index = methods). */
+void new_class(lua_State *L, const char *name, const luaL_Reg *methods, const luaL_Reg *meta);
+
+/* Set from the SIGINT handler; sim:run stops at the next step boundary. */
+extern volatile int cardiac_interrupted;
+
+#endif

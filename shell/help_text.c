@@ -1,0 +1,109 @@
+/* The text behind help(): one entry per API object, function and method.
+ * docs/user-guide.md expands on the same API with longer examples. */
+#include <stddef.h>
+#include "help_text.h"
+
+const help_entry help_entries[] = {
+{"cardiac",
+"cardiac: scriptable cardiac electrophysiology (monodomain reaction-diffusion).\n"
+"Objects:   cardiac.mesh  cardiac.model  cardiac.stimulus  cardiac.simulation\n"
+"Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cells  cardiac.points\n"
+"           cardiac.where  cardiac.everywhere\n"
+"Functions: cardiac.models  cardiac.h5read  cardiac.version  cardiac.quiet\n"
+"Use help(\"cardiac.mesh\"), help(obj) or help(obj.method) for details.\n"
+"Units: mm, ms, D in mm^2/ms; stimulus amplitudes in the model's V units per ms."},
+{"cardiac.version", "cardiac.version: version string of this program."},
+{"cardiac.quiet", "cardiac.quiet = true: no progress line during runs (default: shown on a terminal)."},
+{"cardiac.models", "cardiac.models() -> list of model names, e.g. {\"karma\", \"aliev_panfilov\"}."},
+{"cardiac.h5read",
+"cardiac.h5read(file, dataset) -> values, dims\n"
+"  Reads a whole HDF5 dataset as a flat list (last index fastest) and its dimensions.\n"
+"  e.g. local v, d = cardiac.h5read(\"results/run.h5\", \"/fields/U\")"},
+{"cardiac.mesh",
+"cardiac.mesh{n = {nx [, ny [, nz]]}, dx = h | {hx, hy, hz}}  or  cardiac.mesh{size = {Lx, ...}, dx = h}\n"
+"  A structured 1D/2D/3D grid of cells; spacing in mm. Cell (i, j, k) is 1-based and its\n"
+"  centre lies at ((i - 1/2) dx, (j - 1/2) dy, (k - 1/2) dz). All cells start as tissue.\n"
+"  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells).\n"
+"  Methods: locate, coord, set_tissue, is_tissue, count.\n"
+"  e.g. m = cardiac.mesh{n = {200, 200}, dx = 0.25}"},
+{"mesh:locate", "mesh:locate(x [, y [, z]]) -> i [, j [, k]]: the cell containing a point (mm), nil if outside."},
+{"mesh:coord", "mesh:coord(i [, j [, k]]) -> x [, y [, z]]: centre of a cell (mm)."},
+{"mesh:set_tissue",
+"mesh:set_tissue(region | function(x, y, z) -> bool [, value = true]) -> count\n"
+"  Marks the cells of a region as tissue (true) or not (false). Diffusion has no flux\n"
+"  across the border of the tissue. e.g. m:set_tissue(cardiac.sphere{center = {5, 5}, radius = 2}, false)"},
+{"mesh:is_tissue", "mesh:is_tissue(i [, j [, k]]) -> bool"},
+{"mesh:count", "mesh:count(region) -> number of tissue cells in the region."},
+{"cardiac.model",
+"cardiac.model(name [, {param = value, ...}])\n"
+"  A cell model with parameter values. Models: see cardiac.models().\n"
+"  Fields: name, title, citation, nstate. Methods: states, params, rest, get, set, trace.\n"
+"  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
+{"model:states", "model:states() -> list of {name, units, description, rest} of the state variables."},
+{"model:params", "model:params() -> list of {name, value, default, units, description}."},
+{"model:rest", "model:rest() -> {state = resting value, ...}"},
+{"model:get", "model:get(name) -> value of a parameter."},
+{"model:set", "model:set(name, value) or model:set{name = value, ...}: changes parameters; returns the model."},
+{"model:trace",
+"model:trace{t = ms, dt = 0.01, stimulus = {amplitude, duration, start = 0, period, count = 1},\n"
+"            every = 1, state = {var = value}} -> {t = {...}, <state> = {...}}\n"
+"  Runs a single cell (no diffusion) and returns its time series: an action potential trace.\n"
+"  e.g. tr = cardiac.model(\"aliev_panfilov\"):trace{t = 500, stimulus = {amplitude = 50, duration = 1}}"},
+{"cardiac.slab", "cardiac.slab{axis = \"x\" | \"y\" | \"z\", from = mm, to = mm}: cells whose centre lies between two planes."},
+{"cardiac.box", "cardiac.box{min = {x0, y0 [, z0]}, max = {x1, y1 [, z1]}}: cells whose centre lies in the box (mm)."},
+{"cardiac.sphere", "cardiac.sphere{center = {x, y [, z]}, radius = mm}: a disc in 2D, a sphere in 3D."},
+{"cardiac.cells", "cardiac.cells{{i, j, k}, ...}: explicit cells (1-based indices)."},
+{"cardiac.points", "cardiac.points{{x, y, z}, ...}: the cells containing the given points (mm)."},
+{"cardiac.where", "cardiac.where(function(x, y, z) return bool end): the cells whose centre satisfies a predicate."},
+{"cardiac.everywhere", "cardiac.everywhere(): every tissue cell."},
+{"region:count", "region:count(mesh) -> number of tissue cells of the mesh in the region."},
+{"cardiac.stimulus",
+"cardiac.stimulus{region = r, amplitude = a, duration = ms, start = 0, period = ms, count = 1}\n"
+"cardiac.stimulus{region = r, amplitude = a, duration = ms, times = {t1, t2, ...}}\n"
+"  A current added to dV/dt (model V units per ms) in the region during each pulse: a train\n"
+"  of count pulses every period ms from start, or pulses at explicit times (S1-S2 protocols).\n"
+"  A pulse covering [t, t + duration) acts on the steps that start inside it.\n"
+"  Methods: pulses (list of start times), active(t [, dt])."},
+{"stimulus:pulses", "stimulus:pulses() -> list of pulse start times (ms)."},
+{"stimulus:active", "stimulus:active(t [, dt]) -> whether a pulse is on at time t."},
+{"cardiac.simulation",
+"cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
+"                   stencil = 2 | 4, backend = \"cpu\" | \"auto\", stimuli = {s1, ...}}\n"
+"  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
+"  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
+"  Fields: t, steps, dt, dt_max, D, model, backend, stencil, output_file.\n"
+"  Methods: run, step, get, at, cell, field, stats, set, set_D, set_param, param,\n"
+"           add_stimulus, probe, output, close_output, png, close."},
+{"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
+{"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
+{"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
+{"simulation:at", "sim:at(var, x [, y [, z]]) -> value at the cell containing a point (mm)."},
+{"simulation:cell", "sim:cell(i [, j [, k]]) -> {state = value, ...}: the whole state of a cell."},
+{"simulation:field", "sim:field(var) -> flat list of a state variable over all cells (x fastest)."},
+{"simulation:stats", "sim:stats(var) -> min, max, mean, sum over the tissue."},
+{"simulation:set",
+"sim:set(var, value | function(x, y, z) -> value [, region]) -> count\n"
+"  Sets a state variable in a region (default: all tissue); initial conditions.\n"
+"  e.g. sim:set(\"U\", 3.0, cardiac.slab{axis = \"x\", from = 0, to = 1})"},
+{"simulation:set_D", "sim:set_D(D | {Dx, Dy, Dz}): changes the diffusion coefficients (mm^2/ms); checked against dt."},
+{"simulation:set_param", "sim:set_param(name, value) or sim:set_param{name = value}: changes model parameters."},
+{"simulation:param", "sim:param(name) -> current value of a model parameter in this simulation."},
+{"simulation:add_stimulus", "sim:add_stimulus(stimulus): adds a stimulus (times are absolute simulation times)."},
+{"simulation:probe",
+"sim:probe{name =, cells = {{i, j, k}, ...} | points = {{x, y, z}, ...} | region = r,\n"
+"          vars = {\"V\", ...}, every = 1 | interval = ms} -> probe\n"
+"  Records time series at chosen cells; written to the output file too.\n"
+"  probe:data() -> {t = {...}, <var> = {{series of cell 1}, ...}}; probe:csv(file)."},
+{"probe:data", "probe:data() -> {t = {...}, <var> = {{series of cell 1}, {series of cell 2}, ...}}"},
+{"probe:csv", "probe:csv(file): writes the time series as CSV (column t_ms, then var_i_j_k)."},
+{"simulation:output",
+"sim:output{file = \"results/run.h5\", every = steps | interval = ms, vars = {...}, overwrite = false}\n"
+"  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf)\n"
+"  that ParaView opens. An existing file is an error unless overwrite = true."},
+{"simulation:close_output", "sim:close_output(): finishes the output file."},
+{"simulation:png", "sim:png(file, {var =, min =, max =, z = slice, scale = pixels per cell, overwrite = false})\n"
+"  Writes a PNG picture of a 2D field (or one z-slice) with a colour bar (max at the top)."},
+{"simulation:close", "sim:close(): frees the state and closes the output file (also done at exit)."},
+{"help", "help([obj | \"name\"]): prints the documentation of an object, function or name."},
+{NULL, NULL}
+};

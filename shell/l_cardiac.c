@@ -1,0 +1,44 @@
+/* The `cardiac` module: assembles the bindings and module-level functions. */
+#include <H5public.h>
+#include <lauxlib.h>
+#include <stdlib.h>
+#include "bindings.h"
+#include "output.h"
+#include "shell.h"
+#include "version.h"
+
+static int h5read(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1), *name = luaL_checkstring(L, 2);
+    double *data;
+    long dims[8];
+    int rank;
+    char err[512];
+    long n = h5_read_dataset(path, name, &data, dims, &rank, err, sizeof err);
+    if (n < 0) return luaL_error(L, "cardiac.h5read: %s", err);
+    lua_createtable(L, (int)n, 0);
+    for (long q = 0; q < n; q++) { lua_pushnumber(L, data[q]); lua_rawseti(L, -2, q + 1); }
+    free(data);
+    lua_createtable(L, rank, 0);
+    for (int r = 0; r < rank; r++) { lua_pushinteger(L, dims[r]); lua_rawseti(L, -2, r + 1); }
+    return 2;
+}
+
+int luaopen_cardiac(lua_State *L)
+{
+    lua_newtable(L);
+    open_mesh(L);
+    open_model(L);
+    open_region(L);
+    open_stimulus(L);
+    open_simulation(L);
+    lua_pushcfunction(L, h5read);
+    lua_setfield(L, -2, "h5read");
+    lua_pushfstring(L, "cardiac %s (%s, HDF5 %d.%d.%d)", CARDIAC_VERSION, LUA_RELEASE,
+                    H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
+    lua_setfield(L, -2, "version");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "quiet");
+    open_help(L);
+    return 1;
+}

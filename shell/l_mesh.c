@@ -1,0 +1,200 @@
+/* cardiac.mesh: structured grid with spacing in mm and a tissue mask. */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+#include "bindings.h"
+
+grid *check_mesh(lua_State *L, int idx) { return luaL_checkudata(L, idx, MESH_MT); }
+
+void new_class(lua_State *L, const char *name, const luaL_Reg *methods, const luaL_Reg *meta)
+{
+    luaL_newmetatable(L, name);
+    luaL_setfuncs(L, meta, 0);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "methods");
+    if (lua_getfield(L, -2, "__index") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_setfield(L, -2, "__index");
+    } else {
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+}
+
+/* Looks up a method for objects whose __index also serves fields. */
+static int method(lua_State *L, int obj, const char *key)
+{
+    if (luaL_getmetafield(L, obj, "methods") == LUA_TNIL) return 0;
+    if (lua_getfield(L, -1, key) == LUA_TNIL) { lua_pop(L, 2); return 0; }
+    lua_remove(L, -2);
+    return 1;
+}
+
+static void push_ints(lua_State *L, const int *v, int n)
+{
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) { lua_pushinteger(L, v[i]); lua_rawseti(L, -2, i + 1); }
+}
+
+static void push_doubles(lua_State *L, const double *v, int n)
+{
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) { lua_pushnumber(L, v[i]); lua_rawseti(L, -2, i + 1); }
+}
+
+static int mesh_new(lua_State *L)
+{
+    static const char *const keys[] = {"n", "dx", "size", NULL};
+    const char *fn = "cardiac.mesh";
+    args_table(L, 1, fn);
+    args_known_keys(L, 1, fn, keys);
+    double nd[3] = {0}, h[3] = {0}, size[3] = {0};
+    int dim_n = args_vector(L, 1, fn, "n", nd, 3, 0);
+    int dim_s = args_vector(L, 1, fn, "size", size, 3, 0);
+    if (dim_n && dim_s) luaL_error(L, "%s: give either 'n' (cells per axis) or 'size' (mm per axis), not both", fn);
+    if (!dim_n && !dim_s) luaL_error(L, "%s: missing required option 'n' (cells per axis, e.g. n = {200, 200})", fn);
+    int dim = dim_n ? dim_n : dim_s;
+    int nh = args_vector(L, 1, fn, "dx", h, 3, 1);
+    if (nh != 1 && nh != dim) luaL_error(L, "%s: 'dx' lists %d spacings for a %dD mesh", fn, nh, dim);
+    if (nh == 1) h[1] = h[2] = h[0];
+    int n[3] = {1, 1, 1};
+    for (int a = 0; a < dim; a++) {
+        if (!(h[a] > 0)) luaL_error(L, "%s: 'dx' must be positive, got %g", fn, h[a]);
+        if (dim_s) {
+            if (!(size[a] > 0)) luaL_error(L, "%s: 'size'[%d] must be positive, got %g", fn, a + 1, size[a]);
+            nd[a] = floor(size[a] / h[a] + 0.5);
+        }
+        if (nd[a] != floor(nd[a]) || nd[a] < 1)
+            luaL_error(L, "%s: 'n'[%d] must be a positive integer, got %g", fn, a + 1, nd[a]);
+        if (nd[a] > 1e9) luaL_error(L, "%s: 'n'[%d] = %g cells is too large", fn, a + 1, nd[a]);
+        n[a] = (int)nd[a];
+    }
+    grid *g = lua_newuserdatauv(L, sizeof(grid), 0);
+    memset(g, 0, sizeof *g);
+    luaL_setmetatable(L, MESH_MT);
+    char err[256];
+    if (grid_init(g, dim, n, h, err, sizeof err) != 0) luaL_error(L, "%s: %s", fn, err);
+    return 1;
+}
+
+static int mesh_gc(lua_State *L)
+{
+    grid_free(check_mesh(L, 1));
+    return 0;
+}
+
+static int mesh_index(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    if (method(L, 1, k)) return 1;
+    if (!strcmp(k, "dim")) lua_pushinteger(L, g->dim);
+    else if (!strcmp(k, "n")) push_ints(L, g->n, g->dim);
+    else if (!strcmp(k, "dx")) push_doubles(L, g->h, g->dim);
+    else if (!strcmp(k, "size")) {
+        double s[3] = {g->n[0] * g->h[0], g->n[1] * g->h[1], g->n[2] * g->h[2]};
+        push_doubles(L, s, g->dim);
+    } else if (!strcmp(k, "ncells")) lua_pushinteger(L, (lua_Integer)g->ncells);
+    else if (!strcmp(k, "tissue")) lua_pushinteger(L, (lua_Integer)g->ntissue);
+    else lua_pushnil(L);
+    return 1;
+}
+
+static int mesh_tostring(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    if (g->dim == 1) lua_pushfstring(L, "cardiac.mesh 1D %d cells, dx = %f mm", g->n[0], g->h[0]);
+    else if (g->dim == 2) lua_pushfstring(L, "cardiac.mesh 2D %d x %d cells, dx = %f x %f mm", g->n[0], g->n[1], g->h[0], g->h[1]);
+    else lua_pushfstring(L, "cardiac.mesh 3D %d x %d x %d cells, dx = %f x %f x %f mm",
+                         g->n[0], g->n[1], g->n[2], g->h[0], g->h[1], g->h[2]);
+    return 1;
+}
+
+size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn)
+{
+    lua_Integer ijk[3] = {1, 1, 1};
+    if (lua_istable(L, first)) {
+        for (int a = 0; a < g->dim; a++) {
+            lua_rawgeti(L, first, a + 1);
+            if (!lua_isinteger(L, -1)) luaL_error(L, "%s: cell index %d must be an integer, got %s", fn, a + 1, args_typename(L, -1));
+            ijk[a] = lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
+    } else {
+        for (int a = 0; a < g->dim; a++) ijk[a] = luaL_checkinteger(L, first + a);
+    }
+    for (int a = 0; a < g->dim; a++)
+        if (ijk[a] < 1 || ijk[a] > g->n[a])
+            luaL_error(L, "%s: cell index %d = %d is outside 1..%d", fn, a + 1, (int)ijk[a], g->n[a]);
+    return grid_index(g, (int)ijk[0] - 1, (int)ijk[1] - 1, (int)ijk[2] - 1);
+}
+
+static int mesh_locate(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < g->dim; a++) x[a] = luaL_checknumber(L, 2 + a);
+    long c = grid_locate(g, x);
+    if (c < 0) { lua_pushnil(L); return 1; }
+    int i, j, k;
+    grid_ijk(g, (size_t)c, &i, &j, &k);
+    int ijk[3] = {i + 1, j + 1, k + 1};
+    for (int a = 0; a < g->dim; a++) lua_pushinteger(L, ijk[a]);
+    return g->dim;
+}
+
+static int mesh_coord(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    size_t c = cell_from_args(L, 2, g, "mesh:coord");
+    int ijk[3];
+    grid_ijk(g, c, &ijk[0], &ijk[1], &ijk[2]);
+    for (int a = 0; a < g->dim; a++) lua_pushnumber(L, grid_center(g, a, ijk[a]));
+    return g->dim;
+}
+
+static int mesh_set_tissue(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    int value = lua_isnone(L, 3) ? 1 : (luaL_checktype(L, 3, LUA_TBOOLEAN), lua_toboolean(L, 3));
+    size_t *cells;
+    size_t n = resolve_region(L, 2, g, 0, &cells, "mesh:set_tissue");
+    for (size_t q = 0; q < n; q++) g->mask[cells[q]] = (uint8_t)value;
+    free(cells);
+    grid_recount(g);
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
+
+static int mesh_is_tissue(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    lua_pushboolean(L, g->mask[cell_from_args(L, 2, g, "mesh:is_tissue")]);
+    return 1;
+}
+
+static int mesh_count(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    size_t *cells;
+    size_t n = resolve_region(L, 2, g, 1, &cells, "mesh:count");
+    free(cells);
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
+
+void open_mesh(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"locate", mesh_locate}, {"coord", mesh_coord}, {"set_tissue", mesh_set_tissue},
+        {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {NULL, NULL}};
+    static const luaL_Reg meta[] = {
+        {"__gc", mesh_gc}, {"__index", mesh_index}, {"__tostring", mesh_tostring}, {NULL, NULL}};
+    new_class(L, MESH_MT, methods, meta);
+    lua_pushcfunction(L, mesh_new);
+    lua_setfield(L, -2, "mesh");
+}

@@ -1,0 +1,247 @@
+/* cardiac.model: a cell model with parameter values; single-cell runs. */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+#include "bindings.h"
+#include "stimulus.h"
+
+model_inst *check_model(lua_State *L, int idx) { return luaL_checkudata(L, idx, MODEL_MT); }
+
+static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, const char *fn)
+{
+    const model_def *d = m->def;
+    int p = model_param_index(d, name);
+    if (p < 0) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; i < d->nparam; i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, d->params[i].name);
+        }
+        luaL_pushresult(&b);
+        luaL_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name, lua_tostring(L, -1));
+    }
+    if (lua_type(L, vidx) != LUA_TNUMBER)
+        luaL_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
+    double v = lua_tonumber(L, vidx);
+    if (!isfinite(v) || v < d->params[p].min)
+        luaL_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, (double)d->params[p].min);
+    m->p[p] = (float)v;
+}
+
+void apply_params(lua_State *L, int idx, model_inst *m, const char *fn)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "%s: parameters must be given as name = value", fn);
+        set_param(L, m, lua_tostring(L, -2), lua_gettop(L), fn);
+        lua_pop(L, 1);
+    }
+}
+
+static int model_new(lua_State *L)
+{
+    const char *fn = "cardiac.model";
+    const char *name = luaL_checkstring(L, 1);
+    const model_def *d = model_find(name);
+    if (!d) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (size_t i = 0; i < model_count(); i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, model_at(i)->name);
+        }
+        luaL_pushresult(&b);
+        return luaL_error(L, "%s: unknown model '%s' (available: %s)", fn, name, lua_tostring(L, -1));
+    }
+    int has_params = !lua_isnoneornil(L, 2);
+    if (has_params) args_table(L, 2, fn);
+    lua_settop(L, 2);
+    model_inst *m = lua_newuserdatauv(L, sizeof *m, 0);
+    model_init(m, d);
+    luaL_setmetatable(L, MODEL_MT);
+    if (has_params) apply_params(L, 2, m, fn);
+    return 1;
+}
+
+static int model_states(lua_State *L)
+{
+    const model_def *d = check_model(L, 1)->def;
+    lua_createtable(L, d->nstate, 0);
+    for (int i = 0; i < d->nstate; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushstring(L, d->states[i].name); lua_setfield(L, -2, "name");
+        lua_pushstring(L, d->states[i].units); lua_setfield(L, -2, "units");
+        lua_pushstring(L, d->states[i].desc); lua_setfield(L, -2, "description");
+        lua_pushnumber(L, d->rest[i]); lua_setfield(L, -2, "rest");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int model_params(lua_State *L)
+{
+    model_inst *m = check_model(L, 1);
+    const model_def *d = m->def;
+    lua_createtable(L, d->nparam, 0);
+    for (int i = 0; i < d->nparam; i++) {
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, d->params[i].name); lua_setfield(L, -2, "name");
+        lua_pushnumber(L, m->p[i]); lua_setfield(L, -2, "value");
+        lua_pushnumber(L, d->params[i].value); lua_setfield(L, -2, "default");
+        lua_pushstring(L, d->params[i].units); lua_setfield(L, -2, "units");
+        lua_pushstring(L, d->params[i].desc); lua_setfield(L, -2, "description");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int model_rest(lua_State *L)
+{
+    const model_def *d = check_model(L, 1)->def;
+    lua_createtable(L, 0, d->nstate);
+    for (int i = 0; i < d->nstate; i++) {
+        lua_pushnumber(L, d->rest[i]);
+        lua_setfield(L, -2, d->states[i].name);
+    }
+    return 1;
+}
+
+static int model_get(lua_State *L)
+{
+    model_inst *m = check_model(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    int p = model_param_index(m->def, name);
+    if (p < 0) return luaL_error(L, "model:get: model '%s' has no parameter '%s'", m->def->name, name);
+    lua_pushnumber(L, m->p[p]);
+    return 1;
+}
+
+static int model_set(lua_State *L)
+{
+    model_inst *m = check_model(L, 1);
+    if (lua_istable(L, 2)) apply_params(L, 2, m, "model:set");
+    else set_param(L, m, luaL_checkstring(L, 2), 3, "model:set");
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* model:trace{t =, dt =, stimulus = {amplitude, start, duration, period, count}, every =}:
+ * a single cell without diffusion; returns {t = {...}, <state> = {...}}. */
+static int model_trace(lua_State *L)
+{
+    static const char *const keys[] = {"t", "dt", "stimulus", "every", "state", NULL};
+    static const char *const skeys[] = {"amplitude", "start", "duration", "period", "count", NULL};
+    const char *fn = "model:trace";
+    model_inst *m = check_model(L, 1);
+    const model_def *d = m->def;
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    double T = args_positive(L, 2, fn, "t", 0, 1);
+    double dt = args_positive(L, 2, fn, "dt", 0.01, 0);
+    long every = args_integer(L, 2, fn, "every", 1, 0, 1);
+    stimulus st = {0};
+    st.count = 0;
+    if (args_field(L, 2, "stimulus")) {
+        int s = lua_gettop(L);
+        args_table(L, s, "model:trace stimulus");
+        args_known_keys(L, s, "model:trace stimulus", skeys);
+        st.amplitude = args_number(L, s, fn, "amplitude", 0, 1);
+        st.start = args_number(L, s, fn, "start", 0, 0);
+        st.duration = args_positive(L, s, fn, "duration", 0, 1);
+        st.count = args_integer(L, s, fn, "count", 1, 0, 1);
+        st.period = args_positive(L, s, fn, "period", st.count > 1 ? 0 : 1, st.count > 1);
+        lua_pop(L, 1);
+    }
+    float y[MODEL_MAX_STATE];
+    for (int v = 0; v < d->nstate; v++) y[v] = d->rest[v];
+    if (args_field(L, 2, "state")) {
+        int s = lua_gettop(L);
+        args_table(L, s, fn);
+        lua_pushnil(L);
+        while (lua_next(L, s)) {
+            int v = lua_type(L, -2) == LUA_TSTRING ? model_state_index(d, lua_tostring(L, -2)) : -1;
+            if (v < 0) luaL_error(L, "%s: 'state' names an unknown state variable", fn);
+            y[v] = (float)luaL_checknumber(L, -1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    long nsteps = (long)floor(T / dt + 0.5);
+    if (nsteps / every > 50000000L) return luaL_error(L, "%s: %ld samples is too many; raise 'every'", fn, nsteps / every);
+    lua_createtable(L, 0, d->nstate + 1);
+    int res = lua_gettop(L);
+    lua_createtable(L, (int)(nsteps / every + 1), 0);
+    lua_setfield(L, res, "t");
+    for (int v = 0; v < d->nstate; v++) {
+        lua_createtable(L, (int)(nsteps / every + 1), 0);
+        lua_setfield(L, res, d->states[v].name);
+    }
+    lua_Integer row = 0;
+    for (long n = 0; n <= nsteps; n++) {
+        if (n % every == 0) {
+            row++;
+            lua_getfield(L, res, "t");
+            lua_pushnumber(L, n * dt);
+            lua_rawseti(L, -2, row);
+            lua_pop(L, 1);
+            for (int v = 0; v < d->nstate; v++) {
+                lua_getfield(L, res, d->states[v].name);
+                lua_pushnumber(L, y[v]);
+                lua_rawseti(L, -2, row);
+                lua_pop(L, 1);
+            }
+        }
+        if (n == nsteps) break;
+        float istim = st.count && stimulus_active(&st, n * dt, dt) ? (float)st.amplitude : 0.0f;
+        d->step(y, 0.0f, istim, (float)dt, m->p);
+    }
+    return 1;
+}
+
+static int model_index(lua_State *L)
+{
+    model_inst *m = check_model(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    luaL_getmetafield(L, 1, "methods");
+    if (lua_getfield(L, -1, k) != LUA_TNIL) return 1;
+    if (!strcmp(k, "name")) lua_pushstring(L, m->def->name);
+    else if (!strcmp(k, "title")) lua_pushstring(L, m->def->title);
+    else if (!strcmp(k, "citation")) lua_pushstring(L, m->def->citation);
+    else if (!strcmp(k, "nstate")) lua_pushinteger(L, m->def->nstate);
+    else lua_pushnil(L);
+    return 1;
+}
+
+static int model_tostring(lua_State *L)
+{
+    model_inst *m = check_model(L, 1);
+    lua_pushfstring(L, "cardiac.model '%s' (%s, %d state variables)", m->def->name, m->def->title, m->def->nstate);
+    return 1;
+}
+
+static int models_list(lua_State *L)
+{
+    lua_createtable(L, (int)model_count(), 0);
+    for (size_t i = 0; i < model_count(); i++) {
+        lua_pushstring(L, model_at(i)->name);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+void open_model(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"states", model_states}, {"params", model_params}, {"rest", model_rest}, {"get", model_get},
+        {"set", model_set}, {"trace", model_trace}, {NULL, NULL}};
+    static const luaL_Reg meta[] = {{"__index", model_index}, {"__tostring", model_tostring}, {NULL, NULL}};
+    new_class(L, MODEL_MT, methods, meta);
+    lua_pushcfunction(L, model_new);
+    lua_setfield(L, -2, "model");
+    lua_pushcfunction(L, models_list);
+    lua_setfield(L, -2, "models");
+}

@@ -1,0 +1,653 @@
+/* cardiac.simulation: the monodomain solver object, its probes and output. */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "args.h"
+#include "bindings.h"
+#include "output.h"
+#include "picture.h"
+#include "sim.h"
+
+typedef struct { sim *s; } lsim;
+typedef struct { probe *p; } lprobe;   /* uservalue 1: the owning simulation */
+
+static sim *check_sim(lua_State *L, int idx)
+{
+    lsim *ls = luaL_checkudata(L, idx, SIM_MT);
+    if (!ls->s) luaL_error(L, "simulation: this simulation was closed");
+    return ls->s;
+}
+
+static int var_index(lua_State *L, const sim *s, int idx, const char *fn)
+{
+    const model_def *d = s->m.def;
+    if (lua_isnoneornil(L, idx)) return d->vindex;
+    const char *name = luaL_checkstring(L, idx);
+    int v = model_state_index(d, name);
+    if (v < 0) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; i < d->nstate; i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, d->states[i].name);
+        }
+        luaL_pushresult(&b);
+        luaL_error(L, "%s: model '%s' has no state variable '%s' (states: %s)", fn, d->name, name, lua_tostring(L, -1));
+    }
+    return v;
+}
+
+static void read_D(lua_State *L, int idx, const char *key, const grid *g, double D[3], const char *fn)
+{
+    double v[3] = {0.1, 0.1, 0.1};
+    int n;
+    if (key) n = args_vector(L, idx, fn, key, v, 3, 0);
+    else {
+        lua_newtable(L);
+        lua_pushvalue(L, idx);
+        lua_setfield(L, -2, "D");
+        n = args_vector(L, -1, fn, "D", v, 3, 1);
+        lua_pop(L, 1);
+    }
+    if (n > 1 && n != g->dim) luaL_error(L, "%s: 'D' lists %d values for a %dD mesh", fn, n, g->dim);
+    for (int a = 0; a < 3; a++) {
+        D[a] = n == 1 ? v[0] : v[a];
+        if (D[a] < 0) luaL_error(L, "%s: 'D' must be non-negative, got %g", fn, D[a]);
+    }
+}
+
+static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
+{
+    if (!lua_istable(L, list)) luaL_error(L, "%s: 'stimuli' must be a list of cardiac.stimulus", fn);
+    size_t n = (size_t)luaL_len(L, list);
+    for (size_t q = 1; q <= n; q++) {
+        lua_rawgeti(L, list, (lua_Integer)q);
+        stimulus st;
+        build_stimulus(L, -1, &s->g, &st, fn);
+        sim_add_stimulus(s, &st);
+        lua_pop(L, 1);
+    }
+}
+
+static int sim_new(lua_State *L)
+{
+    static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "stimuli", NULL};
+    const char *fn = "cardiac.simulation";
+    args_table(L, 1, fn);
+    args_known_keys(L, 1, fn, keys);
+    if (!args_field(L, 1, "mesh")) luaL_error(L, "%s: missing required option 'mesh'", fn);
+    grid *g = luaL_testudata(L, -1, MESH_MT);
+    if (!g) luaL_error(L, "%s: 'mesh' must be a cardiac.mesh, got %s", fn, args_typename(L, -1));
+    if (!args_field(L, 1, "model")) luaL_error(L, "%s: missing required option 'model'", fn);
+    model_inst mi, *m = luaL_testudata(L, -1, MODEL_MT);
+    if (!m && lua_type(L, -1) == LUA_TSTRING) {
+        const model_def *d = model_find(lua_tostring(L, -1));
+        if (!d) luaL_error(L, "%s: unknown model '%s' (see cardiac.models())", fn, lua_tostring(L, -1));
+        model_init(&mi, d);
+        m = &mi;
+    }
+    if (!m) luaL_error(L, "%s: 'model' must be a cardiac.model or a model name, got %s", fn, args_typename(L, -1));
+    if (g->ntissue == 0) luaL_error(L, "%s: the mesh has no tissue cells", fn);
+    sim_config cfg;
+    cfg.dt = args_positive(L, 1, fn, "dt", 0.05, 0);
+    read_D(L, 1, "D", g, cfg.D, fn);
+    cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
+    if (cfg.order != 2 && cfg.order != 4) luaL_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
+    cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
+    if (!strcmp(cfg.backend, "auto")) cfg.backend = "cpu";  /* no GPU backend in this build */
+    else if (strcmp(cfg.backend, "cpu"))
+        luaL_error(L, "%s: backend '%s' is not available in this build (available: \"cpu\", \"auto\")", fn, cfg.backend);
+    char err[512];
+    lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);
+    ls->s = NULL;
+    luaL_setmetatable(L, SIM_MT);
+    lua_newtable(L);
+    lua_setiuservalue(L, -2, 1);
+    ls->s = sim_create(g, m, &cfg, err, sizeof err);
+    if (!ls->s) luaL_error(L, "%s: %s", fn, err);
+    int self = lua_gettop(L);
+    if (args_field(L, 1, "stimuli")) {
+        add_stimuli(L, lua_gettop(L), ls->s, fn);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, self);
+    return 1;
+}
+
+static int sim_gc(lua_State *L)
+{
+    lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    sim_destroy(ls->s);
+    ls->s = NULL;
+    return 0;
+}
+
+static int sim_close(lua_State *L)
+{
+    luaL_checkudata(L, 1, SIM_MT);
+    return sim_gc(L);
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+typedef struct { double t_wall0; int tty; } progress_ctx;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void progress(void *ctx, const sim *s, long done, long total, int final)
+{
+    progress_ctx *pc = ctx;
+    double el = now_s() - pc->t_wall0;
+    if (!pc->tty || (final && el < 0.25)) return;
+    double rate = el > 0 ? done / el : 0;
+    double eta = rate > 0 ? (total - done) / rate : 0;
+    double rtf = el > 0 ? done * s->dt / (el * 1000.0) : 0;
+    fprintf(stderr, "\r[cardiac] t = %.2f ms  %ld/%ld steps  %.0f steps/s  ETA %.1f s  %.3gx real time   ",
+            sim_time(s), done, total, rate, eta, rtf);
+    if (final) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int advance(lua_State *L, sim *s, long nsteps)
+{
+    char err[512];
+    progress_ctx pc = {now_s(), isatty(2)};
+    lua_getglobal(L, "cardiac");
+    if (lua_istable(L, -1) && lua_getfield(L, -1, "quiet") != LUA_TNIL && lua_toboolean(L, -1)) pc.tty = 0;
+    lua_settop(L, 2);
+    int r = sim_advance(s, nsteps, &cardiac_interrupted, progress, &pc, err, sizeof err);
+    if (s->out) h5out_flush(s->out, s);
+    if (r == 1) {
+        cardiac_interrupted = 0;
+        lua_sethook(L, NULL, 0, 0);
+        return luaL_error(L, "interrupted at t = %f ms (step %d); the simulation is intact and can be continued",
+                          sim_time(s), (int)s->nstep);
+    }
+    if (r < 0) return luaL_error(L, "simulation: %s", err);
+    lua_pushnumber(L, sim_time(s));
+    return 1;
+}
+
+static int sim_step(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    lua_Integer n = luaL_optinteger(L, 2, 1);
+    if (n < 0) return luaL_error(L, "simulation:step: the number of steps must be non-negative, got %d", (int)n);
+    return advance(L, s, (long)n);
+}
+
+static int sim_run(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    double ms = luaL_checknumber(L, 2);
+    if (!(ms >= 0) || !isfinite(ms)) return luaL_error(L, "simulation:run: duration must be a non-negative number of ms, got %f", ms);
+    return advance(L, s, (long)floor(ms / s->dt + 0.5));
+}
+
+/* ---- reading and writing the state ------------------------------------ */
+
+static float *field_copy(sim *s, int v)
+{
+    float *f = malloc(s->g.ncells * sizeof *f);
+    s->be->get_field(s, v, f);
+    return f;
+}
+
+static int sim_get(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, "simulation:get");
+    size_t c = cell_from_args(L, 3, &s->g, "simulation:get");
+    float x;
+    s->be->sample(s, v, &c, 1, &x);
+    lua_pushnumber(L, x);
+    return 1;
+}
+
+static int sim_at(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, "simulation:at");
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
+    long c = grid_locate(&s->g, x);
+    if (c < 0) return luaL_error(L, "simulation:at: point (%f, %f, %f) mm is outside the mesh", x[0], x[1], x[2]);
+    size_t cc = (size_t)c;
+    float val;
+    s->be->sample(s, v, &cc, 1, &val);
+    lua_pushnumber(L, val);
+    return 1;
+}
+
+static int sim_cell(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    size_t c = cell_from_args(L, 2, &s->g, "simulation:cell");
+    const model_def *d = s->m.def;
+    lua_createtable(L, 0, d->nstate);
+    for (int v = 0; v < d->nstate; v++) {
+        float x;
+        s->be->sample(s, v, &c, 1, &x);
+        lua_pushnumber(L, x);
+        lua_setfield(L, -2, d->states[v].name);
+    }
+    return 1;
+}
+
+static int sim_field(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, "simulation:field");
+    if (s->g.ncells > 50000000) return luaL_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
+    float *f = field_copy(s, v);
+    lua_createtable(L, (int)s->g.ncells, 0);
+    for (size_t c = 0; c < s->g.ncells; c++) {
+        lua_pushnumber(L, f[c]);
+        lua_rawseti(L, -2, (lua_Integer)c + 1);
+    }
+    free(f);
+    return 1;
+}
+
+static int sim_stats(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, "simulation:stats");
+    float *f = field_copy(s, v);
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (size_t c = 0; c < s->g.ncells; c++) {
+        if (!s->g.mask[c]) continue;
+        if (f[c] < lo) lo = f[c];
+        if (f[c] > hi) hi = f[c];
+        sum += f[c];
+    }
+    free(f);
+    lua_pushnumber(L, lo);
+    lua_pushnumber(L, hi);
+    lua_pushnumber(L, sum / (double)s->g.ntissue);
+    lua_pushnumber(L, sum);
+    return 4;
+}
+
+/* sim:set(var, value | function(x, y, z) -> value [, region]) */
+static int sim_set(lua_State *L)
+{
+    const char *fn = "simulation:set";
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, fn);
+    luaL_checkany(L, 3);
+    int is_fn = lua_isfunction(L, 3);
+    if (!is_fn && lua_type(L, 3) != LUA_TNUMBER)
+        return luaL_error(L, "%s: value must be a number or a function(x, y, z), got %s", fn, args_typename(L, 3));
+    size_t *cells;
+    size_t n;
+    if (lua_isnoneornil(L, 4)) {
+        lua_getglobal(L, "cardiac");
+        lua_getfield(L, -1, "everywhere");
+        lua_call(L, 0, 1);
+        n = resolve_region(L, -1, &s->g, 1, &cells, fn);
+        lua_pop(L, 2);
+    } else {
+        n = resolve_region(L, 4, &s->g, 1, &cells, fn);
+    }
+    float *f = field_copy(s, v);
+    double val = lua_tonumber(L, 3);
+    for (size_t q = 0; q < n; q++) {
+        if (is_fn) {
+            int i, j, k;
+            grid_ijk(&s->g, cells[q], &i, &j, &k);
+            lua_pushvalue(L, 3);
+            lua_pushnumber(L, grid_center(&s->g, 0, i));
+            lua_pushnumber(L, s->g.dim > 1 ? grid_center(&s->g, 1, j) : 0);
+            lua_pushnumber(L, s->g.dim > 2 ? grid_center(&s->g, 2, k) : 0);
+            if (lua_pcall(L, 3, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TNUMBER) {
+                free(f); free(cells);
+                return luaL_error(L, "%s: the value function must return a number (%s)", fn,
+                                  lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : args_typename(L, -1));
+            }
+            val = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+        f[cells[q]] = (float)val;
+    }
+    s->be->set_field(s, v, f);
+    s->bad_cell = -1;
+    free(f);
+    free(cells);
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
+
+/* ---- changing the problem between runs -------------------------------- */
+
+static int sim_set_D(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    double D[3];
+    read_D(L, 2, NULL, &s->g, D, "simulation:set_D");
+    char err[512];
+    if (sim_set_diffusion(s, D, err, sizeof err) != 0) return luaL_error(L, "simulation:set_D: %s", err);
+    return 0;
+}
+
+static int sim_set_param(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    model_inst m = s->m;
+    if (lua_istable(L, 2)) apply_params(L, 2, &m, "simulation:set_param");
+    else {
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, 3);
+        lua_setfield(L, -2, luaL_checkstring(L, 2));
+        apply_params(L, -1, &m, "simulation:set_param");
+    }
+    s->m = m;
+    return 0;
+}
+
+static int sim_param(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    int p = model_param_index(s->m.def, name);
+    if (p < 0) return luaL_error(L, "simulation:param: model '%s' has no parameter '%s'", s->m.def->name, name);
+    lua_pushnumber(L, s->m.p[p]);
+    return 1;
+}
+
+static int sim_add_stimulus_l(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    stimulus st;
+    build_stimulus(L, 2, &s->g, &st, "simulation:add_stimulus");
+    sim_add_stimulus(s, &st);
+    return 0;
+}
+
+/* ---- probes -------------------------------------------------------------- */
+
+static int sim_probe(lua_State *L)
+{
+    static const char *const keys[] = {"name", "cells", "points", "region", "vars", "every", "interval", NULL};
+    const char *fn = "simulation:probe";
+    sim *s = check_sim(L, 1);
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    char defname[32];
+    snprintf(defname, sizeof defname, "probe%zu", s->nprobes + 1);
+    const char *name = args_string(L, 2, fn, "name", defname, 0);
+    if (!*name || strchr(name, '/') || strlen(name) > 60) luaL_error(L, "%s: 'name' must be 1-60 characters without '/'", fn);
+    for (size_t q = 0; q < s->nprobes; q++)
+        if (!strcmp(s->probes[q]->name, name)) luaL_error(L, "%s: a probe named '%s' exists already", fn, name);
+    int nsel = 0;
+    size_t *cells = NULL, n = 0;
+    const char *sel[] = {"cells", "points", "region"};
+    for (int q = 0; q < 3; q++) {
+        if (!args_field(L, 2, sel[q])) continue;
+        nsel++;
+        if (q < 2) {
+            lua_getglobal(L, "cardiac");
+            lua_getfield(L, -1, sel[q]);
+            lua_pushvalue(L, -3);
+            lua_call(L, 1, 1);
+            n = resolve_region(L, -1, &s->g, 0, &cells, fn);
+            lua_pop(L, 3);
+        } else {
+            n = resolve_region(L, -1, &s->g, 1, &cells, fn);
+            lua_pop(L, 1);
+        }
+    }
+    if (nsel != 1) { free(cells); luaL_error(L, "%s: give exactly one of 'cells', 'points' or 'region'", fn); }
+    if (n == 0) luaL_error(L, "%s: the probe selects no cells", fn);
+    int vars[MODEL_MAX_STATE], nv = 0;
+    if (args_field(L, 2, "vars")) {
+        if (!lua_istable(L, -1)) { free(cells); luaL_error(L, "%s: 'vars' must be a list of state names", fn); }
+        int t = lua_gettop(L);
+        for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
+            lua_rawgeti(L, t, q);
+            vars[nv++] = var_index(L, s, lua_gettop(L), fn);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        vars[nv++] = s->m.def->vindex;
+    }
+    long every = args_integer(L, 2, fn, "every", 1, 0, 1);
+    if (args_field(L, 2, "interval")) {
+        lua_pop(L, 1);
+        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        if (every < 1) every = 1;
+    }
+    probe *p = sim_add_probe(s, name, cells, n, vars, nv, every);
+    free(cells);
+    lprobe *lp = lua_newuserdatauv(L, sizeof *lp, 1);
+    lp->p = p;
+    luaL_setmetatable(L, PROBE_MT);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    char err[256];
+    if (sim_record(s, err, sizeof err) != 0) luaL_error(L, "%s: %s", fn, err);
+    return 1;
+}
+
+static probe *check_probe(lua_State *L, int idx)
+{
+    lprobe *lp = luaL_checkudata(L, idx, PROBE_MT);
+    lua_getiuservalue(L, idx, 1);
+    check_sim(L, -1);
+    lua_pop(L, 1);
+    return lp->p;
+}
+
+/* probe:data() -> {t = {...}, <var> = {{cell 1 series}, {cell 2 series}, ...}} */
+static int probe_data(lua_State *L)
+{
+    probe *p = check_probe(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    sim *s = check_sim(L, -1);
+    lua_createtable(L, 0, p->nvars + 1);
+    lua_createtable(L, (int)p->nsamples, 0);
+    for (size_t q = 0; q < p->nsamples; q++) { lua_pushnumber(L, p->t[q]); lua_rawseti(L, -2, (lua_Integer)q + 1); }
+    lua_setfield(L, -2, "t");
+    for (int v = 0; v < p->nvars; v++) {
+        lua_createtable(L, (int)p->ncells, 0);
+        for (size_t c = 0; c < p->ncells; c++) {
+            lua_createtable(L, (int)p->nsamples, 0);
+            for (size_t q = 0; q < p->nsamples; q++) {
+                lua_pushnumber(L, p->data[(q * p->nvars + v) * p->ncells + c]);
+                lua_rawseti(L, -2, (lua_Integer)q + 1);
+            }
+            lua_rawseti(L, -2, (lua_Integer)c + 1);
+        }
+        lua_setfield(L, -2, s->m.def->states[p->vars[v]].name);
+    }
+    return 1;
+}
+
+static int probe_csv(lua_State *L)
+{
+    probe *p = check_probe(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    lua_getiuservalue(L, 1, 1);
+    sim *s = check_sim(L, -1);
+    FILE *f = fopen(path, "w");
+    if (!f) return luaL_error(L, "probe:csv: cannot write '%s'", path);
+    fprintf(f, "t_ms");
+    for (int v = 0; v < p->nvars; v++)
+        for (size_t c = 0; c < p->ncells; c++) {
+            int i, j, k;
+            grid_ijk(&s->g, p->cells[c], &i, &j, &k);
+            fprintf(f, ",%s_%d_%d_%d", s->m.def->states[p->vars[v]].name, i + 1, j + 1, k + 1);
+        }
+    fputc('\n', f);
+    for (size_t q = 0; q < p->nsamples; q++) {
+        fprintf(f, "%.9g", p->t[q]);
+        for (int v = 0; v < p->nvars; v++)
+            for (size_t c = 0; c < p->ncells; c++) fprintf(f, ",%.7g", p->data[(q * p->nvars + v) * p->ncells + c]);
+        fputc('\n', f);
+    }
+    fclose(f);
+    return 0;
+}
+
+static int probe_index(lua_State *L)
+{
+    probe *p = check_probe(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    luaL_getmetafield(L, 1, "methods");
+    if (lua_getfield(L, -1, k) != LUA_TNIL) return 1;
+    if (!strcmp(k, "name")) lua_pushstring(L, p->name);
+    else if (!strcmp(k, "nsamples")) lua_pushinteger(L, (lua_Integer)p->nsamples);
+    else if (!strcmp(k, "ncells")) lua_pushinteger(L, (lua_Integer)p->ncells);
+    else lua_pushnil(L);
+    return 1;
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static int sim_output(lua_State *L)
+{
+    static const char *const keys[] = {"file", "every", "interval", "vars", "overwrite", NULL};
+    const char *fn = "simulation:output";
+    sim *s = check_sim(L, 1);
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    if (s->out) luaL_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn, h5out_path(s->out));
+    h5out_config cfg = {0};
+    cfg.path = args_string(L, 2, fn, "file", NULL, 1);
+    cfg.every = args_integer(L, 2, fn, "every", 0, 0, 1);
+    if (args_field(L, 2, "interval")) {
+        lua_pop(L, 1);
+        if (cfg.every) luaL_error(L, "%s: give either 'every' (steps) or 'interval' (ms), not both", fn);
+        cfg.every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        if (cfg.every < 1) cfg.every = 1;
+    }
+    if (!cfg.every) luaL_error(L, "%s: missing 'every' (steps between frames) or 'interval' (ms between frames)", fn);
+    int vars[MODEL_MAX_STATE], nv = 0;
+    if (args_field(L, 2, "vars")) {
+        if (!lua_istable(L, -1)) luaL_error(L, "%s: 'vars' must be a list of state names", fn);
+        int t = lua_gettop(L);
+        for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
+            lua_rawgeti(L, t, q);
+            vars[nv++] = var_index(L, s, lua_gettop(L), fn);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!nv) luaL_error(L, "%s: 'vars' is empty", fn);
+    } else {
+        vars[nv++] = s->m.def->vindex;
+    }
+    cfg.vars = vars;
+    cfg.nvars = nv;
+    cfg.overwrite = args_boolean(L, 2, fn, "overwrite", 0);
+    lua_getfield(L, LUA_REGISTRYINDEX, "cardiac.script");
+    cfg.script = lua_tostring(L, -1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "cardiac.script_name");
+    cfg.script_name = lua_tostring(L, -1);
+    char err[512];
+    s->out = h5out_open(&cfg, s, err, sizeof err);
+    if (!s->out) return luaL_error(L, "%s: %s", fn, err);
+    if (sim_record(s, err, sizeof err) != 0) return luaL_error(L, "%s: %s", fn, err);
+    lua_pushstring(L, cfg.path);
+    return 1;
+}
+
+static int sim_close_output(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    if (s->out) h5out_close(s->out, s);
+    return 0;
+}
+
+/* sim:png(file, {var =, min =, max =, z =, scale =, overwrite =}) */
+static int sim_png(lua_State *L)
+{
+    static const char *const keys[] = {"var", "min", "max", "z", "scale", "overwrite", NULL};
+    const char *fn = "simulation:png";
+    sim *s = check_sim(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
+    args_table(L, 3, fn);
+    args_known_keys(L, 3, fn, keys);
+    int v = s->m.def->vindex;
+    if (args_field(L, 3, "var")) { v = var_index(L, s, lua_gettop(L), fn); lua_pop(L, 1); }
+    int is_v = v == s->m.def->vindex;
+    double lo = args_number(L, 3, fn, "min", is_v ? s->m.def->vmin : 0, !is_v);
+    double hi = args_number(L, 3, fn, "max", is_v ? s->m.def->vmax : 1, !is_v);
+    long z = args_integer(L, 3, fn, "z", (s->g.n[2] + 1) / 2, 0, 1);
+    if (z > s->g.n[2]) luaL_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)z, s->g.n[2]);
+    long scale = args_integer(L, 3, fn, "scale", s->g.n[0] < 256 ? 512 / s->g.n[0] : 1, 0, 1);
+    struct stat st;
+    if (!args_boolean(L, 3, fn, "overwrite", 0) && stat(path, &st) == 0)
+        luaL_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
+    float *f = field_copy(s, v);
+    size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
+    int h = s->g.dim == 1 ? 1 : s->g.n[1];
+    char err[512];
+    int r = picture_write_png(path, f + off, s->g.mask + off, s->g.n[0], h, (float)lo, (float)hi,
+                              (int)scale, err, sizeof err);
+    free(f);
+    if (r != 0) return luaL_error(L, "%s: %s", fn, err);
+    lua_pushstring(L, path);
+    return 1;
+}
+
+static int sim_index(lua_State *L)
+{
+    lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    const char *k = luaL_checkstring(L, 2);
+    luaL_getmetafield(L, 1, "methods");
+    if (lua_getfield(L, -1, k) != LUA_TNIL) return 1;
+    sim *s = ls->s;
+    if (!s) { lua_pushnil(L); return 1; }
+    if (!strcmp(k, "t")) lua_pushnumber(L, sim_time(s));
+    else if (!strcmp(k, "steps")) lua_pushinteger(L, s->nstep);
+    else if (!strcmp(k, "dt")) lua_pushnumber(L, s->dt);
+    else if (!strcmp(k, "model")) lua_pushstring(L, s->m.def->name);
+    else if (!strcmp(k, "backend")) lua_pushstring(L, s->be->name);
+    else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
+    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, s->m.def->max_rate));
+    else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
+    else if (!strcmp(k, "D")) {
+        lua_createtable(L, s->g.dim, 0);
+        for (int a = 0; a < s->g.dim; a++) { lua_pushnumber(L, s->D[a]); lua_rawseti(L, -2, a + 1); }
+    } else lua_pushnil(L);
+    return 1;
+}
+
+static int sim_tostring(lua_State *L)
+{
+    lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    if (!ls->s) { lua_pushliteral(L, "cardiac.simulation (closed)"); return 1; }
+    lua_pushfstring(L, "cardiac.simulation (%s on %d cells, %s backend, t = %f ms)", ls->s->m.def->name,
+                    (int)ls->s->g.ntissue, ls->s->be->name, sim_time(ls->s));
+    return 1;
+}
+
+void open_simulation(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"step", sim_step}, {"run", sim_run}, {"get", sim_get}, {"at", sim_at}, {"cell", sim_cell},
+        {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
+        {"set_param", sim_set_param}, {"param", sim_param}, {"add_stimulus", sim_add_stimulus_l},
+        {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
+        {"png", sim_png}, {"close", sim_close}, {NULL, NULL}};
+    static const luaL_Reg meta[] = {
+        {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
+    static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};
+    static const luaL_Reg pmeta[] = {{"__index", probe_index}, {NULL, NULL}};
+    new_class(L, SIM_MT, methods, meta);
+    new_class(L, PROBE_MT, pmethods, pmeta);
+    lua_pushcfunction(L, sim_new);
+    lua_setfield(L, -2, "simulation");
+}

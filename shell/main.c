@@ -1,0 +1,205 @@
+/* cardiac: the command-line entry point.
+ *   cardiac                  interactive shell (REPL)
+ *   cardiac script.lua a b   runs a script with arg = {[0] = "script.lua", "a", "b"}
+ *   cardiac -e CODE          runs CODE;  -i: REPL after the script;  --version, --help */
+#include <lauxlib.h>
+#include <lualib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bindings.h"
+#include "shell.h"
+#include "version.h"
+
+volatile int cardiac_interrupted = 0;
+static lua_State *globalL;
+static const char *progname = "cardiac";
+
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    cardiac_interrupted = 0;
+    luaL_error(L, "interrupted!");
+}
+
+/* Ctrl-C: a running simulation stops at its next step boundary (it polls the
+ * flag); Lua code stops at its next instruction through a hook, as in `lua`. */
+static void on_sigint(int sig)
+{
+    signal(sig, SIG_DFL);  /* a second Ctrl-C kills the process */
+    cardiac_interrupted = 1;
+    lua_sethook(globalL, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+static int traceback(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int shell_call(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, base);
+    globalL = L;
+    cardiac_interrupted = 0;
+    signal(SIGINT, on_sigint);
+    int status = lua_pcall(L, nargs, nresults, base);
+    signal(SIGINT, SIG_DFL);
+    lua_sethook(L, NULL, 0, 0);
+    cardiac_interrupted = 0;
+    lua_remove(L, base);
+    return status;
+}
+
+void shell_report(lua_State *L, int status)
+{
+    if (status == LUA_OK) return;
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    fflush(stderr);
+    lua_pop(L, 1);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: cardiac [options] [script [args]]\n"
+        "  -e CODE     run CODE (may be repeated)\n"
+        "  -i          enter the interactive shell after running the script\n"
+        "  -v, --version  print the version and exit\n"
+        "  -h, --help     print this help and exit\n"
+        "  --          stop handling options\n"
+        "  -           run standard input as a script\n"
+        "With no script, cardiac starts the interactive shell (or runs standard input\n"
+        "as a script when it is not a terminal). In the shell, help() lists the API.\n"
+        "Documentation: docs/user-guide.md\n");
+}
+
+static void set_paths(lua_State *L, const char *argv0)
+{
+    /* scripts/ of the source tree and next to the executable, then CARDIAC_PATH */
+    char exe[4096] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+    }
+    (void)argv0;
+    lua_getglobal(L, "package");
+    const char *extra = getenv("CARDIAC_PATH");
+    lua_getfield(L, -1, "path");
+    lua_pushfstring(L, "%s%s%s/scripts/?.lua;%s/scripts/?/init.lua;%s/../scripts/?.lua;%s/../share/cardiac/scripts/?.lua;%s",
+                    extra ? extra : "", extra ? ";" : "", CARDIAC_SOURCE_DIR, CARDIAC_SOURCE_DIR, exe, exe,
+                    lua_tostring(L, -1));
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 2);
+}
+
+static int run_chunk(lua_State *L, int status)
+{
+    if (status == LUA_OK) status = shell_call(L, 0, 0);
+    shell_report(L, status);
+    return status;
+}
+
+static int run_script(lua_State *L, const char *path, char **argv, int argc, int first_arg)
+{
+    /* the script text goes into every HDF5 file it writes */
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "%s: cannot open %s\n", progname, path);
+        return LUA_ERRFILE;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) luaL_addlstring(&b, buf, n);
+    if (f != stdin) fclose(f);
+    luaL_pushresult(&b);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "cardiac.script");
+    lua_pushstring(L, path);
+    lua_setfield(L, LUA_REGISTRYINDEX, "cardiac.script_name");
+    /* skip a #! line, keeping line numbers */
+    const char *src = text;
+    if (len > 1 && src[0] == '#') { while (*src && *src != '\n') src++; }
+    char chunkname[4200];
+    snprintf(chunkname, sizeof chunkname, "@%s", strcmp(path, "-") ? path : "stdin");
+    int status = luaL_loadbuffer(L, src, len - (size_t)(src - text), chunkname);
+    lua_remove(L, -2);
+    if (status != LUA_OK) { shell_report(L, status); return status; }
+    for (int i = first_arg; i < argc; i++) lua_pushstring(L, argv[i]);
+    status = shell_call(L, argc - first_arg, 0);
+    shell_report(L, status);
+    return status;
+}
+
+static void make_arg_table(lua_State *L, char **argv, int argc, int script)
+{
+    lua_createtable(L, argc - script, script + 1);
+    for (int i = 0; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i - script);
+    }
+    lua_setglobal(L, "arg");
+}
+
+int main(int argc, char **argv)
+{
+    int interactive = 0, script = 0, nexec = 0;
+    for (int i = 1; i < argc && !script; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-v") || !strcmp(a, "--version")) {
+            printf("cardiac %s (%s)\n", CARDIAC_VERSION, LUA_RELEASE);
+            return 0;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-i")) interactive = 1;
+        else if (!strcmp(a, "-e")) {
+            if (++i >= argc) { fprintf(stderr, "%s: '-e' needs an argument\n", progname); usage(stderr); return 1; }
+            nexec++;
+        } else if (!strcmp(a, "--")) { if (i + 1 < argc) script = i + 1; break; }
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "%s: unrecognized option '%s'\n", progname, a);
+            usage(stderr);
+            return 1;
+        } else script = i;
+    }
+    lua_State *L = luaL_newstate();
+    if (!L) { fprintf(stderr, "%s: cannot create the Lua state\n", progname); return 1; }
+    globalL = L;
+    luaL_openlibs(L);
+    luaL_requiref(L, "cardiac", luaopen_cardiac, 1);
+    lua_pop(L, 1);
+    set_paths(L, argv[0]);
+    make_arg_table(L, argv, argc, script ? script : 0);
+
+    int status = LUA_OK;
+    int last = script ? script : argc;
+    for (int i = 1; i < last && status == LUA_OK; i++) {
+        if (strcmp(argv[i], "-e")) continue;
+        const char *code = argv[++i];
+        status = run_chunk(L, luaL_loadbuffer(L, code, strlen(code), "=(command line)"));
+    }
+    if (status == LUA_OK && script) status = run_script(L, argv[script], argv, argc, script + 1);
+    if (status == LUA_OK && !script && !nexec && !interactive && !isatty(0))
+        status = run_script(L, "-", argv, argc, argc);
+    if (status == LUA_OK && (interactive || (!script && !nexec && isatty(0)))) shell_repl(L);
+    lua_close(L);  /* closes simulations and their output files */
+    return status == LUA_OK ? 0 : 1;
+}
