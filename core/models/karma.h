@@ -15,11 +15,24 @@
 enum { KARMA_U, KARMA_V, KARMA_NSTATE };
 enum { KARMA_GAMMA, KARMA_VSTAR, KARMA_XM, KARMA_EPS, KARMA_UH, KARMA_UV, KARMA_NPARAM };
 
+/* x^m, by repeated squaring when m is a small whole number (the usual case,
+ * and much cheaper than powf in the inner loop). */
+CARDIAC_HD float karma_pow(float x, float m)
+{
+    int n = (int)m;
+    if ((float)n != m || n < 0 || n > 64) return powf(x, m);
+    float r = 1.0f;
+    for (; n; n >>= 1, x *= x)
+        if (n & 1) r *= x;
+    return r;
+}
+
 /* Excitation source term (everything but the -U decay and the applied current). */
 CARDIAC_HD float karma_excitation(float U, float v, const float *p)
 {
-    return 0.5f * (1.0f - tanhf(U - p[KARMA_UH])) * U * U
-         * (p[KARMA_GAMMA] - powf(v / p[KARMA_VSTAR], p[KARMA_XM]));
+    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one expf instead of tanhf */
+    return (1.0f / (1.0f + expf(2.0f * (U - p[KARMA_UH])))) * U * U
+         * (p[KARMA_GAMMA] - karma_pow(v / p[KARMA_VSTAR], p[KARMA_XM]));
 }
 
 /* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt). */
