@@ -1,0 +1,166 @@
+/* Single-cell physics of the built-in models against values derived from
+ * their equations (docs/models.md, "Reference values"), plus agreement of the
+ * production forward-Euler step with an independent RK4 integration. */
+#include <math.h>
+#include <string.h>
+#include "check.h"
+#include "integrators.h"
+#include "model.h"
+#include "models/aliev_panfilov.h"
+#include "models/karma.h"
+
+/* Runs one cell from y0 for T ms; returns max V and the time V stays above thr
+ * after first crossing it (the action potential duration at that level). */
+static void run_cell(const model_inst *m, const float *y0, double T, double dt, float stim, double stim_dur,
+                     double thr, double *vmax, double *apd, float *yend)
+{
+    const model_def *d = m->def;
+    float y[MODEL_MAX_STATE];
+    memcpy(y, y0, d->nstate * sizeof *y);
+    double up = y[d->vindex] >= thr ? 0 : -1, down = -1;   /* a start above thr counts from t = 0 */
+    *vmax = -1e30;
+    long n = (long)(T / dt + 0.5);
+    for (long s = 0; s < n; s++) {
+        double t = s * dt;
+        float prev = y[d->vindex];
+        d->step(y, 0.0f, t < stim_dur - 1e-9 ? stim : 0.0f, (float)dt, m->p);
+        float v = y[d->vindex];
+        if (v > *vmax) *vmax = v;
+        if (up < 0 && prev < thr && v >= thr) up = t + dt * (thr - prev) / (v - prev);
+        if (up >= 0 && down < 0 && prev >= thr && v < thr) down = t + dt * (prev - thr) / (prev - v);
+    }
+    *apd = up >= 0 && down >= 0 ? down - up : -1;
+    if (yend) memcpy(yend, y, d->nstate * sizeof *y);
+}
+
+/* ---- Karma ---------------------------------------------------------------- */
+
+static double karma_g(double U, double uh) { return U / (1 + exp(2 * (U - uh))); }  /* (1 - tanh)/2 * U */
+
+static double bisect(double (*f)(double, const double *), const double *p, double a, double b)
+{
+    for (int i = 0; i < 200; i++) {
+        double m = 0.5 * (a + b);
+        if ((f(a, p) < 0) == (f(m, p) < 0)) a = m; else b = m;
+    }
+    return 0.5 * (a + b);
+}
+/* -U + gamma U^2 / (1 + e^{2(U-uh)}), the U-nullcline at v = 0 */
+static double karma_rhs0(double U, const double *p) { return -U + p[0] * U * karma_g(U, p[1]); }
+
+static void test_karma(void)
+{
+    printf("Karma 1993\n");
+    model_inst m;
+    model_init(&m, model_find("karma"));
+    const double gamma = m.p[KARMA_GAMMA], uh = m.p[KARMA_UH], eps = m.p[KARMA_EPS];
+    const double vstar = m.p[KARMA_VSTAR], M = m.p[KARMA_XM];
+    double par[2] = {gamma, uh};
+    double Uth = bisect(karma_rhs0, par, 0.05, 1.5);   /* unstable middle root: threshold */
+    double Up = bisect(karma_rhs0, par, 2.0, 6.0);     /* upper root: plateau at v = 0 */
+    double vmax, apd;
+    float rest[2] = {0, 0}, end[2];
+    run_cell(&m, rest, 1000, 0.05, 0, 0, 1.0, &vmax, &apd, end);
+    CHECK_NEAR(vmax, 0.0, 1e-6, "rest state stays at U = 0 for 1 s");
+    float below[2] = {(float)(0.95 * Uth), 0}, above[2] = {(float)(1.05 * Uth), 0};
+    run_cell(&m, below, 200, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+    CHECK(vmax < Uth, "U0 = 0.95 x threshold (%.4f) must decay, reached %.4f", Uth, vmax);
+    run_cell(&m, above, 200, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+    CHECK(vmax > 3.0, "U0 = 1.05 x threshold must fire, reached %.4f", vmax);
+    printf("  derived threshold U_th = %.5f, plateau U_p = %.5f\n", Uth, Up);
+    /* a supra-threshold start without stimulus: the peak is the plateau root, less
+     * what v has grown during the upstroke */
+    float start[2] = {1.5f, 0};
+    run_cell(&m, start, 600, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+    CHECK_NEAR(vmax, Up, 0.02 * Up, "peak U vs derived plateau root (2%)");
+    /* APD: v = 1 - e^{-eps t} while U > 1; the excited state vanishes when
+     * (v/vstar)^M = gamma - 1/max_U g(U), so t_c = -ln(1 - v_c)/eps */
+    double gmax = 0;
+    for (double U = 0; U < 8; U += 1e-4) gmax = fmax(gmax, karma_g(U, uh));
+    double vc = vstar * pow(gamma - 1 / gmax, 1 / M);
+    double tc = -log(1 - vc) / eps;
+    printf("  derived v_c = %.5f, t_c = %.3f ms\n", vc, tc);
+    CHECK_NEAR(apd, tc, 0.05 * tc, "APD (U > 1) vs derived t_c (5%)");
+    CHECK_NEAR(end[KARMA_U], 0.0, 1e-3, "back to rest after the action potential");
+}
+
+/* ---- Aliev-Panfilov ------------------------------------------------------------ */
+
+/* independent double-precision right-hand side in model units (u, w) */
+static void ap_rhs(const double *y, double *f, const float *p)
+{
+    double u = y[0], w = y[1], k = p[AP_K];
+    f[0] = -k * u * (u - p[AP_A]) * (u - 1) - u * w;
+    f[1] = (p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2])) * (-w - k * u * (u - p[AP_B] - 1));
+}
+
+static double ap_rk4_apd(const float *p, double u0, double T, double h, double thr_u)
+{
+    double y[2] = {u0, 0}, up = u0 >= thr_u ? 0 : -1, down = -1;
+    for (long s = 0; s * h < T; s++) {
+        double k1[2], k2[2], k3[2], k4[2], t[2], prev = y[0];
+        ap_rhs(y, k1, p);
+        for (int i = 0; i < 2; i++) t[i] = y[i] + 0.5 * h * k1[i];
+        ap_rhs(t, k2, p);
+        for (int i = 0; i < 2; i++) t[i] = y[i] + 0.5 * h * k2[i];
+        ap_rhs(t, k3, p);
+        for (int i = 0; i < 2; i++) t[i] = y[i] + h * k3[i];
+        ap_rhs(t, k4, p);
+        for (int i = 0; i < 2; i++) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (up < 0 && prev < thr_u && y[0] >= thr_u) up = s * h + h * (thr_u - prev) / (y[0] - prev);
+        if (up >= 0 && down < 0 && prev >= thr_u && y[0] < thr_u) down = s * h + h * (prev - thr_u) / (prev - y[0]);
+    }
+    return down - up;
+}
+
+static void test_aliev_panfilov(void)
+{
+    printf("Aliev-Panfilov 1996\n");
+    model_inst m;
+    model_init(&m, model_find("aliev_panfilov"));
+    const float *p = m.p;
+    double vmax, apd;
+    float end[2];
+    float rest[2] = {p[AP_VREST], 0};
+    run_cell(&m, rest, 500, 0.05, 0, 0, -70, &vmax, &apd, end);
+    CHECK_NEAR(vmax, p[AP_VREST], 1e-4, "rest state stays at V = vm_rest");
+    /* with w = 0 the threshold is exactly u = a */
+    float below[2] = {p[AP_VREST] + p[AP_VNORM] * 0.9f * p[AP_A], 0};
+    float above[2] = {p[AP_VREST] + p[AP_VNORM] * 1.1f * p[AP_A], 0};
+    run_cell(&m, below, 100, 0.01, 0, 0, -70, &vmax, &apd, end);
+    CHECK(vmax < below[0] + 1e-3, "u0 = 0.9 a must decay (max V %.3f mV)", vmax);
+    run_cell(&m, above, 100, 0.01, 0, 0, -70, &vmax, &apd, end);
+    CHECK(vmax > 0, "u0 = 1.1 a must fire (max V %.3f mV)", vmax);
+    /* peak: the upper root u = 1 of the u-nullcline at w = 0 */
+    float start[2] = {p[AP_VREST] + p[AP_VNORM] * 0.3f, 0};
+    run_cell(&m, start, 200, 0.01, 0, 0, -70, &vmax, &apd, end);
+    CHECK_NEAR(vmax, p[AP_VREST] + p[AP_VNORM], 0.01 * p[AP_VNORM], "peak V vs u = 1 (1% of vm_norm)");
+    /* APD at u = 0.1 (V = -70 mV): forward Euler at dt = 0.05 vs RK4 at h = 1e-3 */
+    double ref = ap_rk4_apd(p, 0.3, 200, 1e-3, 0.1) * p[AP_TNORM];
+    run_cell(&m, start, 200, 0.05, 0, 0, -70, &vmax, &apd, end);
+    printf("  RK4 reference APD at -70 mV: %.4f ms\n", ref);
+    CHECK_NEAR(apd, ref, 0.01 * ref, "APD, forward Euler dt = 0.05 vs RK4 (1%)");
+    run_cell(&m, start, 200, 0.005, 0, 0, -70, &vmax, &apd, end);
+    CHECK_NEAR(apd, ref, 0.002 * ref, "APD, forward Euler dt = 0.005 vs RK4 (0.2%)");
+}
+
+static void test_rush_larsen(void)
+{
+    printf("Rush-Larsen\n");
+    /* exact for dy/dt = (y_inf - y)/tau with constant y_inf, tau, whatever dt */
+    float y = 1.0f;
+    const float yinf = 0.2f, tau = 0.5f, dt = 2.0f;
+    for (int s = 0; s < 5; s++) y = rush_larsen(y, yinf, tau, dt);
+    CHECK_NEAR(y, yinf + (1 - yinf) * exp(-10.0 / 0.5), 1e-7, "5 steps of dt = 4 tau vs exact");
+    y = 1.0f;
+    for (int s = 0; s < 10; s++) y = rush_larsen(y, yinf, tau, 0.05f);
+    CHECK_NEAR(y, yinf + (1 - yinf) * exp(-0.5 / 0.5), 1e-6, "10 steps of dt = tau/10 vs exact");
+}
+
+int main(void)
+{
+    test_karma();
+    test_aliev_panfilov();
+    test_rush_larsen();
+    return check_summary();
+}

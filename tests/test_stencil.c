@@ -1,0 +1,150 @@
+/* Diffusion operator: convergence order of the 2nd- and 4th-order stencils on
+ * a smooth field satisfying the no-flux condition, exact conservation of the
+ * integral of V under pure diffusion (box and mask borders), and the dt limit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "grid.h"
+#include "sim.h"
+#include "stencil.h"
+
+static const double PI = 3.14159265358979323846;
+
+/* max error of D-weighted Laplacian of f = prod cos(m_a pi x_a / L_a) against the exact value */
+static double laplacian_error(int dim, int n, int order, const double D[3])
+{
+    int nn[3] = {n, dim > 1 ? n * 3 / 4 : 1, dim > 2 ? n / 2 : 1};
+    double L[3] = {1.0, 0.75, 0.5}, h[3];
+    for (int a = 0; a < 3; a++) h[a] = L[a] / nn[a];
+    grid g;
+    char err[128];
+    grid_init(&g, dim, nn, h, err, sizeof err);
+    stencil st;
+    stencil_setup(&st, &g, order, D);
+    float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
+    double k[3] = {6 * PI / L[0], 3 * PI / L[1], 3 * PI / L[2]};  /* short waves: truncation >> fp32 rounding */
+    for (int z = 0; z < g.n[2]; z++)
+        for (int y = 0; y < g.n[1]; y++)
+            for (int x = 0; x < g.n[0]; x++) {
+                double f = cos(k[0] * grid_center(&g, 0, x));
+                if (dim > 1) f *= cos(k[1] * grid_center(&g, 1, y));
+                if (dim > 2) f *= cos(k[2] * grid_center(&g, 2, z));
+                V[grid_index(&g, x, y, z)] = (float)f;
+            }
+    stencil_apply(&st, &g, V, out);
+    double lam = 0, emax = 0;
+    for (int a = 0; a < dim; a++) lam += D[a] * k[a] * k[a];
+    for (size_t c = 0; c < g.ncells; c++) {
+        double e = fabs(out[c] + lam * V[c]);
+        if (e > emax) emax = e;
+    }
+    free(V); free(out); grid_free(&g);
+    return emax / lam;
+}
+
+static void convergence(int dim, int order, const int *ns, int count, double expect)
+{
+    double D[3] = {1.0, 0.5, 0.25};
+    double prev = 0;
+    char what[96];
+    for (int q = 0; q < count; q++) {
+        double e = laplacian_error(dim, ns[q], order, D);
+        if (q) {
+            double p = log(prev / e) / log((double)ns[q] / ns[q - 1]);
+            snprintf(what, sizeof what, "%dD order-%d stencil: observed order n=%d->%d", dim, order, ns[q - 1], ns[q]);
+            CHECK_NEAR(p, expect, 0.25, what);
+        }
+        prev = e;
+    }
+}
+
+/* Pure diffusion (D only, no reaction): sum of V over the tissue is constant. */
+static void conservation(int order, int masked)
+{
+    int n[3] = {40, 30, 20};
+    double h[3] = {0.1, 0.12, 0.15}, D[3] = {0.1, 0.05, 0.08};
+    grid g;
+    char err[256];
+    grid_init(&g, 3, n, h, err, sizeof err);
+    if (masked) /* a hole and a notch: interior and border mask faces */
+        for (size_t c = 0; c < g.ncells; c++) {
+            int i, j, k;
+            grid_ijk(&g, c, &i, &j, &k);
+            if ((abs(i - 20) < 5 && abs(j - 15) < 4) || (i > 30 && j < 6) || (i == 7 && k < 10)) g.mask[c] = 0;
+        }
+    grid_recount(&g);
+    stencil st;
+    stencil_setup(&st, &g, order, D);
+    double dt = 0.9 * stencil_dt_limit(&st, &g, 0);
+    float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
+    srand(7);
+    double s0 = 0;
+    for (size_t c = 0; c < g.ncells; c++) {
+        V[c] = g.mask[c] ? (float)rand() / RAND_MAX : 0.0f;
+        s0 += V[c];
+    }
+    for (int step = 0; step < 500; step++) {
+        stencil_apply(&st, &g, V, out);
+        for (size_t c = 0; c < g.ncells; c++) if (g.mask[c]) V[c] += (float)dt * out[c];
+    }
+    double s1 = 0, vmin = 1e9, vmax = -1e9;
+    for (size_t c = 0; c < g.ncells; c++) if (g.mask[c]) {
+        s1 += V[c];
+        if (V[c] < vmin) vmin = V[c];
+        if (V[c] > vmax) vmax = V[c];
+    }
+    char what[96];
+    snprintf(what, sizeof what, "order-%d %s: relative change of sum V", order, masked ? "masked" : "box");
+    CHECK_NEAR((s1 - s0) / s0, 0.0, 2e-5, what);
+    snprintf(what, sizeof what, "order-%d %s: spread after diffusion < 0.5", order, masked ? "masked" : "box");
+    CHECK(vmax - vmin < 0.5, "%s: %g", what, vmax - vmin);
+    free(V); free(out); grid_free(&g);
+}
+
+/* The checkerboard (Nyquist) mode decays just below the dt limit and grows just above it. */
+static void stability_limit(int order)
+{
+    int n[3] = {32, 32, 1};
+    double h[3] = {0.25, 0.2, 1}, D[3] = {0.1, 0.2, 0};
+    grid g;
+    char err[128];
+    grid_init(&g, 2, n, h, err, sizeof err);
+    stencil st;
+    stencil_setup(&st, &g, order, D);
+    double lim = stencil_dt_limit(&st, &g, 0);
+    for (int side = 0; side < 2; side++) {
+        double dt = lim * (side ? 1.02 : 0.98);
+        float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
+        for (size_t c = 0; c < g.ncells; c++) {
+            int i, j, k;
+            grid_ijk(&g, c, &i, &j, &k);
+            V[c] = ((i + j) % 2 ? 1.0f : -1.0f) * (1.0f + 1e-3f * (float)(c % 7));
+        }
+        for (int s = 0; s < 400; s++) {
+            stencil_apply(&st, &g, V, out);
+            for (size_t c = 0; c < g.ncells; c++) V[c] += (float)dt * out[c];
+        }
+        double amp = 0;
+        for (size_t c = 0; c < g.ncells; c++) amp = fmax(amp, fabs(V[c]));
+        CHECK(side ? amp > 10 : amp < 1, "order %d, dt = %s the limit: amplitude %g", order, side ? "1.02x" : "0.98x", amp);
+    }
+    grid_free(&g);
+}
+
+int main(void)
+{
+    /* sizes where truncation error stays well above fp32 rounding (~1e-7 n^2) */
+    const int n[] = {16, 32, 64};
+    for (int dim = 1; dim <= 3; dim++) {
+        convergence(dim, 2, n, 3, 2.0);
+        convergence(dim, 4, n, 3, 4.0);
+    }
+    conservation(2, 0);
+    conservation(4, 0);
+    conservation(2, 1);
+    conservation(4, 1);
+    stability_limit(2);
+    stability_limit(4);
+    return check_summary();
+}
