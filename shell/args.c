@@ -1,5 +1,7 @@
 #include <lauxlib.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "args.h"
 
@@ -16,7 +18,7 @@ const char *args_typename(lua_State *L, int idx)
 void args_table(lua_State *L, int idx, const char *fn)
 {
     if (!lua_istable(L, idx))
-        luaL_error(L, "%s: expected a table of options as argument %d, got %s", fn, idx, args_typename(L, idx));
+        cardiac_error(L, "%s: expected a table of options as argument %d, got %s", fn, idx, args_typename(L, idx));
 }
 
 void args_known_keys(lua_State *L, int idx, const char *fn, const char *const keys[])
@@ -27,7 +29,7 @@ void args_known_keys(lua_State *L, int idx, const char *fn, const char *const ke
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING) {
             lua_pop(L, 1);
-            luaL_error(L, "%s: options must be named (key = value); found a positional value", fn);
+            cardiac_error(L, "%s: options must be named (key = value); found a positional value", fn);
         }
         const char *k = lua_tostring(L, -1);
         int ok = 0;
@@ -40,7 +42,7 @@ void args_known_keys(lua_State *L, int idx, const char *fn, const char *const ke
                 luaL_addstring(&b, keys[i]);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "%s: unknown option '%s' (known: %s)", fn, k, lua_tostring(L, -1));
+            cardiac_error(L, "%s: unknown option '%s' (known: %s)", fn, k, lua_tostring(L, -1));
         }
     }
 }
@@ -57,43 +59,43 @@ int args_field(lua_State *L, int idx, const char *key)
 double args_number(lua_State *L, int idx, const char *fn, const char *key, double def, int required)
 {
     if (!args_field(L, idx, key)) {
-        if (required) luaL_error(L, "%s: missing required option '%s'", fn, key);
+        if (required) cardiac_error(L, "%s: missing required option '%s'", fn, key);
         return def;
     }
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_error(L, "%s: '%s' must be a number, got %s", fn, key, args_typename(L, -1));
+        cardiac_error(L, "%s: '%s' must be a number, got %s", fn, key, args_typename(L, -1));
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (!isfinite(v)) luaL_error(L, "%s: '%s' must be finite, got %f", fn, key, v);
+    if (!isfinite(v)) cardiac_error(L, "%s: '%s' must be finite, got %f", fn, key, v);
     return v;
 }
 
 double args_positive(lua_State *L, int idx, const char *fn, const char *key, double def, int required)
 {
     double v = args_number(L, idx, fn, key, def, required);
-    if (!(v > 0)) luaL_error(L, "%s: '%s' must be positive, got %g", fn, key, v);
+    if (!(v > 0)) cardiac_error(L, "%s: '%s' must be positive, got %g", fn, key, v);
     return v;
 }
 
 long args_integer(lua_State *L, int idx, const char *fn, const char *key, long def, int required, long min)
 {
     if (!args_field(L, idx, key)) {
-        if (required) luaL_error(L, "%s: missing required option '%s'", fn, key);
+        if (required) cardiac_error(L, "%s: missing required option '%s'", fn, key);
         return def;
     }
     if (!lua_isinteger(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) == floor(lua_tonumber(L, -1))))
-        luaL_error(L, "%s: '%s' must be an integer, got %s", fn, key,
+        cardiac_error(L, "%s: '%s' must be an integer, got %s", fn, key,
                    lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : args_typename(L, -1));
     long v = (long)lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (v < min) luaL_error(L, "%s: '%s' must be at least %ld, got %ld", fn, key, min, v);
+    if (v < min) cardiac_error(L, "%s: '%s' must be at least %ld, got %ld", fn, key, min, v);
     return v;
 }
 
 int args_boolean(lua_State *L, int idx, const char *fn, const char *key, int def)
 {
     if (!args_field(L, idx, key)) return def;
-    if (!lua_isboolean(L, -1)) luaL_error(L, "%s: '%s' must be true or false, got %s", fn, key, args_typename(L, -1));
+    if (!lua_isboolean(L, -1)) cardiac_error(L, "%s: '%s' must be true or false, got %s", fn, key, args_typename(L, -1));
     int v = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
@@ -102,11 +104,11 @@ int args_boolean(lua_State *L, int idx, const char *fn, const char *key, int def
 const char *args_string(lua_State *L, int idx, const char *fn, const char *key, const char *def, int required)
 {
     if (!args_field(L, idx, key)) {
-        if (required) luaL_error(L, "%s: missing required option '%s'", fn, key);
+        if (required) cardiac_error(L, "%s: missing required option '%s'", fn, key);
         return def;
     }
     if (lua_type(L, -1) != LUA_TSTRING)
-        luaL_error(L, "%s: '%s' must be a string, got %s", fn, key, args_typename(L, -1));
+        cardiac_error(L, "%s: '%s' must be a string, got %s", fn, key, args_typename(L, -1));
     const char *s = lua_tostring(L, -1);
     lua_pop(L, 1);  /* the string stays referenced by the options table */
     return s;
@@ -115,7 +117,7 @@ const char *args_string(lua_State *L, int idx, const char *fn, const char *key, 
 int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *out, int n, int required)
 {
     if (!args_field(L, idx, key)) {
-        if (required) luaL_error(L, "%s: missing required option '%s'", fn, key);
+        if (required) cardiac_error(L, "%s: missing required option '%s'", fn, key);
         return 0;
     }
     if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -125,17 +127,30 @@ int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *
         return 1;
     }
     if (!lua_istable(L, -1))
-        luaL_error(L, "%s: '%s' must be a number or a list of up to %d numbers, got %s", fn, key, n, args_typename(L, -1));
+        cardiac_error(L, "%s: '%s' must be a number or a list of up to %d numbers, got %s", fn, key, n, args_typename(L, -1));
     int len = (int)luaL_len(L, -1);
     if (len < 1 || len > n)
-        luaL_error(L, "%s: '%s' must list 1 to %d numbers, got %d", fn, key, n, len);
+        cardiac_error(L, "%s: '%s' must list 1 to %d numbers, got %d", fn, key, n, len);
     for (int i = 1; i <= len; i++) {
         if (lua_rawgeti(L, -1, i) != LUA_TNUMBER)
-            luaL_error(L, "%s: '%s'[%d] must be a number, got %s", fn, key, i, args_typename(L, -1));
+            cardiac_error(L, "%s: '%s'[%d] must be a number, got %s", fn, key, i, args_typename(L, -1));
         out[i - 1] = lua_tonumber(L, -1);
-        if (!isfinite(out[i - 1])) luaL_error(L, "%s: '%s'[%d] must be finite", fn, key, i);
+        if (!isfinite(out[i - 1])) cardiac_error(L, "%s: '%s'[%d] must be finite", fn, key, i);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
     return len;
+}
+
+int cardiac_error(lua_State *L, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    luaL_where(L, 1);
+    lua_pushstring(L, buf);
+    lua_concat(L, 2);
+    return lua_error(L);
 }

@@ -21,4 +21,8 @@ int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *
 /* Type name of the value at idx, with the cardiac type for userdata. */
 const char *args_typename(lua_State *L, int idx);
 
+
+
+/* luaL_error with full printf formatting (%g, %ld, ...): position, message, raise. */
+int cardiac_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

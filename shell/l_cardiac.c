@@ -2,6 +2,7 @@
 #include <H5public.h>
 #include <lauxlib.h>
 #include <stdlib.h>
+#include "args.h"
 #include "bindings.h"
 #include "output.h"
 #include "shell.h"
@@ -15,7 +16,7 @@ static int h5read(lua_State *L)
     int rank;
     char err[512];
     long n = h5_read_dataset(path, name, &data, dims, &rank, err, sizeof err);
-    if (n < 0) return luaL_error(L, "cardiac.h5read: %s", err);
+    if (n < 0) return cardiac_error(L, "cardiac.h5read: %s", err);
     lua_createtable(L, (int)n, 0);
     for (long q = 0; q < n; q++) { lua_pushnumber(L, data[q]); lua_rawseti(L, -2, q + 1); }
     free(data);

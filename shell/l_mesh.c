@@ -55,29 +55,29 @@ static int mesh_new(lua_State *L)
     double nd[3] = {0}, h[3] = {0}, size[3] = {0};
     int dim_n = args_vector(L, 1, fn, "n", nd, 3, 0);
     int dim_s = args_vector(L, 1, fn, "size", size, 3, 0);
-    if (dim_n && dim_s) luaL_error(L, "%s: give either 'n' (cells per axis) or 'size' (mm per axis), not both", fn);
-    if (!dim_n && !dim_s) luaL_error(L, "%s: missing required option 'n' (cells per axis, e.g. n = {200, 200})", fn);
+    if (dim_n && dim_s) cardiac_error(L, "%s: give either 'n' (cells per axis) or 'size' (mm per axis), not both", fn);
+    if (!dim_n && !dim_s) cardiac_error(L, "%s: missing required option 'n' (cells per axis, e.g. n = {200, 200})", fn);
     int dim = dim_n ? dim_n : dim_s;
     int nh = args_vector(L, 1, fn, "dx", h, 3, 1);
-    if (nh != 1 && nh != dim) luaL_error(L, "%s: 'dx' lists %d spacings for a %dD mesh", fn, nh, dim);
+    if (nh != 1 && nh != dim) cardiac_error(L, "%s: 'dx' lists %d spacings for a %dD mesh", fn, nh, dim);
     if (nh == 1) h[1] = h[2] = h[0];
     int n[3] = {1, 1, 1};
     for (int a = 0; a < dim; a++) {
-        if (!(h[a] > 0)) luaL_error(L, "%s: 'dx' must be positive, got %g", fn, h[a]);
+        if (!(h[a] > 0)) cardiac_error(L, "%s: 'dx' must be positive, got %g", fn, h[a]);
         if (dim_s) {
-            if (!(size[a] > 0)) luaL_error(L, "%s: 'size'[%d] must be positive, got %g", fn, a + 1, size[a]);
+            if (!(size[a] > 0)) cardiac_error(L, "%s: 'size'[%d] must be positive, got %g", fn, a + 1, size[a]);
             nd[a] = floor(size[a] / h[a] + 0.5);
         }
         if (nd[a] != floor(nd[a]) || nd[a] < 1)
-            luaL_error(L, "%s: 'n'[%d] must be a positive integer, got %g", fn, a + 1, nd[a]);
-        if (nd[a] > 1e9) luaL_error(L, "%s: 'n'[%d] = %g cells is too large", fn, a + 1, nd[a]);
+            cardiac_error(L, "%s: 'n'[%d] must be a positive integer, got %g", fn, a + 1, nd[a]);
+        if (nd[a] > 1e9) cardiac_error(L, "%s: 'n'[%d] = %g cells is too large", fn, a + 1, nd[a]);
         n[a] = (int)nd[a];
     }
     grid *g = lua_newuserdatauv(L, sizeof(grid), 0);
     memset(g, 0, sizeof *g);
     luaL_setmetatable(L, MESH_MT);
     char err[256];
-    if (grid_init(g, dim, n, h, err, sizeof err) != 0) luaL_error(L, "%s: %s", fn, err);
+    if (grid_init(g, dim, n, h, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
     return 1;
 }
 
@@ -120,7 +120,7 @@ size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn)
     if (lua_istable(L, first)) {
         for (int a = 0; a < g->dim; a++) {
             lua_rawgeti(L, first, a + 1);
-            if (!lua_isinteger(L, -1)) luaL_error(L, "%s: cell index %d must be an integer, got %s", fn, a + 1, args_typename(L, -1));
+            if (!lua_isinteger(L, -1)) cardiac_error(L, "%s: cell index %d must be an integer, got %s", fn, a + 1, args_typename(L, -1));
             ijk[a] = lua_tointeger(L, -1);
             lua_pop(L, 1);
         }
@@ -129,7 +129,7 @@ size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn)
     }
     for (int a = 0; a < g->dim; a++)
         if (ijk[a] < 1 || ijk[a] > g->n[a])
-            luaL_error(L, "%s: cell index %d = %d is outside 1..%d", fn, a + 1, (int)ijk[a], g->n[a]);
+            cardiac_error(L, "%s: cell index %d = %d is outside 1..%d", fn, a + 1, (int)ijk[a], g->n[a]);
     return grid_index(g, (int)ijk[0] - 1, (int)ijk[1] - 1, (int)ijk[2] - 1);
 }
 

@@ -21,13 +21,13 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
             luaL_addstring(&b, d->params[i].name);
         }
         luaL_pushresult(&b);
-        luaL_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name, lua_tostring(L, -1));
+        cardiac_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name, lua_tostring(L, -1));
     }
     if (lua_type(L, vidx) != LUA_TNUMBER)
-        luaL_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
+        cardiac_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
     double v = lua_tonumber(L, vidx);
     if (!isfinite(v) || v < d->params[p].min)
-        luaL_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, (double)d->params[p].min);
+        cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, (double)d->params[p].min);
     m->p[p] = (float)v;
 }
 
@@ -36,7 +36,7 @@ void apply_params(lua_State *L, int idx, model_inst *m, const char *fn)
     idx = lua_absindex(L, idx);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        if (lua_type(L, -2) != LUA_TSTRING) luaL_error(L, "%s: parameters must be given as name = value", fn);
+        if (lua_type(L, -2) != LUA_TSTRING) cardiac_error(L, "%s: parameters must be given as name = value", fn);
         set_param(L, m, lua_tostring(L, -2), lua_gettop(L), fn);
         lua_pop(L, 1);
     }
@@ -55,7 +55,7 @@ static int model_new(lua_State *L)
             luaL_addstring(&b, model_at(i)->name);
         }
         luaL_pushresult(&b);
-        return luaL_error(L, "%s: unknown model '%s' (available: %s)", fn, name, lua_tostring(L, -1));
+        return cardiac_error(L, "%s: unknown model '%s' (available: %s)", fn, name, lua_tostring(L, -1));
     }
     int has_params = !lua_isnoneornil(L, 2);
     if (has_params) args_table(L, 2, fn);
@@ -115,7 +115,7 @@ static int model_get(lua_State *L)
     model_inst *m = check_model(L, 1);
     const char *name = luaL_checkstring(L, 2);
     int p = model_param_index(m->def, name);
-    if (p < 0) return luaL_error(L, "model:get: model '%s' has no parameter '%s'", m->def->name, name);
+    if (p < 0) return cardiac_error(L, "model:get: model '%s' has no parameter '%s'", m->def->name, name);
     lua_pushnumber(L, m->p[p]);
     return 1;
 }
@@ -164,14 +164,14 @@ static int model_trace(lua_State *L)
         lua_pushnil(L);
         while (lua_next(L, s)) {
             int v = lua_type(L, -2) == LUA_TSTRING ? model_state_index(d, lua_tostring(L, -2)) : -1;
-            if (v < 0) luaL_error(L, "%s: 'state' names an unknown state variable", fn);
+            if (v < 0) cardiac_error(L, "%s: 'state' names an unknown state variable", fn);
             y[v] = (float)luaL_checknumber(L, -1);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
     long nsteps = (long)floor(T / dt + 0.5);
-    if (nsteps / every > 50000000L) return luaL_error(L, "%s: %ld samples is too many; raise 'every'", fn, nsteps / every);
+    if (nsteps / every > 50000000L) return cardiac_error(L, "%s: %ld samples is too many; raise 'every'", fn, nsteps / every);
     lua_createtable(L, 0, d->nstate + 1);
     int res = lua_gettop(L);
     lua_createtable(L, (int)(nsteps / every + 1), 0);

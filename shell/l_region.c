@@ -38,7 +38,7 @@ static int axis_of(lua_State *L, const char *fn, const char *a)
     if (!strcmp(a, "x")) return 0;
     if (!strcmp(a, "y")) return 1;
     if (!strcmp(a, "z")) return 2;
-    return luaL_error(L, "%s: 'axis' must be \"x\", \"y\" or \"z\", got \"%s\"", fn, a);
+    return cardiac_error(L, "%s: 'axis' must be \"x\", \"y\" or \"z\", got \"%s\"", fn, a);
 }
 
 static int slab_new(lua_State *L)
@@ -49,7 +49,7 @@ static int slab_new(lua_State *L)
     args_known_keys(L, 1, fn, keys);
     int axis = axis_of(L, fn, args_string(L, 1, fn, "axis", "x", 0));
     double lo = args_number(L, 1, fn, "from", 0, 1), hi = args_number(L, 1, fn, "to", 0, 1);
-    if (hi < lo) luaL_error(L, "%s: 'to' (%g) is below 'from' (%g)", fn, hi, lo);
+    if (hi < lo) cardiac_error(L, "%s: 'to' (%g) is below 'from' (%g)", fn, hi, lo);
     lregion *r = push_region(L, LR_GEOMETRY);
     r->r.kind = REGION_SLAB;
     r->r.axis = axis;
@@ -66,9 +66,9 @@ static int box_new(lua_State *L)
     args_known_keys(L, 1, fn, keys);
     double lo[3] = {0}, hi[3] = {0};
     int n1 = args_vector(L, 1, fn, "min", lo, 3, 1), n2 = args_vector(L, 1, fn, "max", hi, 3, 1);
-    if (n1 != n2) luaL_error(L, "%s: 'min' has %d coordinates but 'max' has %d", fn, n1, n2);
+    if (n1 != n2) cardiac_error(L, "%s: 'min' has %d coordinates but 'max' has %d", fn, n1, n2);
     for (int a = 0; a < n1; a++)
-        if (hi[a] < lo[a]) luaL_error(L, "%s: max[%d] = %g is below min[%d] = %g", fn, a + 1, hi[a], a + 1, lo[a]);
+        if (hi[a] < lo[a]) cardiac_error(L, "%s: max[%d] = %g is below min[%d] = %g", fn, a + 1, hi[a], a + 1, lo[a]);
     lregion *r = push_region(L, LR_GEOMETRY);
     r->r.kind = REGION_BOX;
     for (int a = 0; a < 3; a++) {
@@ -98,20 +98,20 @@ static int list_new(lua_State *L, lregion_kind kind, const char *fn)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     size_t n = (size_t)luaL_len(L, 1);
-    if (n == 0) luaL_error(L, "%s: expected a non-empty list of {%s} triples", fn, kind == LR_CELLS ? "i, j, k" : "x, y, z");
+    if (n == 0) cardiac_error(L, "%s: expected a non-empty list of {%s} triples", fn, kind == LR_CELLS ? "i, j, k" : "x, y, z");
     lregion *r = push_region(L, kind);
     r->list = malloc(n * 3 * sizeof *r->list);
     r->n = n;
     for (size_t q = 0; q < n; q++) {
         lua_rawgeti(L, 1, (lua_Integer)q + 1);
-        if (!lua_istable(L, -1)) luaL_error(L, "%s: entry %d must be a table {%s}", fn, (int)q + 1, kind == LR_CELLS ? "i, j, k" : "x, y, z");
+        if (!lua_istable(L, -1)) cardiac_error(L, "%s: entry %d must be a table {%s}", fn, (int)q + 1, kind == LR_CELLS ? "i, j, k" : "x, y, z");
         for (int a = 0; a < 3; a++) {
             int t = lua_rawgeti(L, -1, a + 1);
             if (t == LUA_TNIL) r->list[3 * q + a] = kind == LR_CELLS ? 1 : 0;
             else if (kind == LR_CELLS && !lua_isinteger(L, -1))
-                luaL_error(L, "%s: entry %d, index %d must be an integer", fn, (int)q + 1, a + 1);
+                cardiac_error(L, "%s: entry %d, index %d must be an integer", fn, (int)q + 1, a + 1);
             else if (t != LUA_TNUMBER)
-                luaL_error(L, "%s: entry %d, coordinate %d must be a number", fn, (int)q + 1, a + 1);
+                cardiac_error(L, "%s: entry %d, coordinate %d must be a number", fn, (int)q + 1, a + 1);
             else r->list[3 * q + a] = lua_tonumber(L, -1);
             lua_pop(L, 1);
         }
@@ -171,7 +171,7 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
     idx = lua_absindex(L, idx);
     if (lua_isfunction(L, idx)) return resolve_function(L, idx, g, tissue_only, cells, fn);
     lregion *r = luaL_testudata(L, idx, REGION_MT);
-    if (!r) luaL_error(L, "%s: expected a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
+    if (!r) cardiac_error(L, "%s: expected a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
                        fn, args_typename(L, idx));
     size_t n = 0, cap = 0;
     *cells = NULL;
@@ -193,7 +193,7 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
                 for (int a = 0; a < 3; a++)
                     if (e[a] < 1 || e[a] > g->n[a]) {
                         free(*cells);
-                        luaL_error(L, "%s: cell {%d, %d, %d} is outside the mesh (%d x %d x %d cells)", fn,
+                        cardiac_error(L, "%s: cell {%d, %d, %d} is outside the mesh (%d x %d x %d cells)", fn,
                                    (int)e[0], (int)e[1], (int)e[2], g->n[0], g->n[1], g->n[2]);
                     }
                 c = (long)grid_index(g, (int)e[0] - 1, (int)e[1] - 1, (int)e[2] - 1);
@@ -201,7 +201,7 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
                 c = grid_locate(g, e);
                 if (c < 0) {
                     free(*cells);
-                    luaL_error(L, "%s: point (%f, %f, %f) mm is outside the mesh", fn, e[0], e[1], e[2]);
+                    cardiac_error(L, "%s: point (%f, %f, %f) mm is outside the mesh", fn, e[0], e[1], e[2]);
                 }
             }
             if (tissue_only && !g->mask[c]) continue;

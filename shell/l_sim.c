@@ -19,7 +19,7 @@ typedef struct { probe *p; } lprobe;   /* uservalue 1: the owning simulation */
 static sim *check_sim(lua_State *L, int idx)
 {
     lsim *ls = luaL_checkudata(L, idx, SIM_MT);
-    if (!ls->s) luaL_error(L, "simulation: this simulation was closed");
+    if (!ls->s) cardiac_error(L, "simulation: this simulation was closed");
     return ls->s;
 }
 
@@ -37,7 +37,7 @@ static int var_index(lua_State *L, const sim *s, int idx, const char *fn)
             luaL_addstring(&b, d->states[i].name);
         }
         luaL_pushresult(&b);
-        luaL_error(L, "%s: model '%s' has no state variable '%s' (states: %s)", fn, d->name, name, lua_tostring(L, -1));
+        cardiac_error(L, "%s: model '%s' has no state variable '%s' (states: %s)", fn, d->name, name, lua_tostring(L, -1));
     }
     return v;
 }
@@ -54,16 +54,16 @@ static void read_D(lua_State *L, int idx, const char *key, const grid *g, double
         n = args_vector(L, -1, fn, "D", v, 3, 1);
         lua_pop(L, 1);
     }
-    if (n > 1 && n != g->dim) luaL_error(L, "%s: 'D' lists %d values for a %dD mesh", fn, n, g->dim);
+    if (n > 1 && n != g->dim) cardiac_error(L, "%s: 'D' lists %d values for a %dD mesh", fn, n, g->dim);
     for (int a = 0; a < 3; a++) {
         D[a] = n == 1 ? v[0] : v[a];
-        if (D[a] < 0) luaL_error(L, "%s: 'D' must be non-negative, got %g", fn, D[a]);
+        if (D[a] < 0) cardiac_error(L, "%s: 'D' must be non-negative, got %g", fn, D[a]);
     }
 }
 
 static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
 {
-    if (!lua_istable(L, list)) luaL_error(L, "%s: 'stimuli' must be a list of cardiac.stimulus", fn);
+    if (!lua_istable(L, list)) cardiac_error(L, "%s: 'stimuli' must be a list of cardiac.stimulus", fn);
     size_t n = (size_t)luaL_len(L, list);
     for (size_t q = 1; q <= n; q++) {
         lua_rawgeti(L, list, (lua_Integer)q);
@@ -80,28 +80,28 @@ static int sim_new(lua_State *L)
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
-    if (!args_field(L, 1, "mesh")) luaL_error(L, "%s: missing required option 'mesh'", fn);
+    if (!args_field(L, 1, "mesh")) cardiac_error(L, "%s: missing required option 'mesh'", fn);
     grid *g = luaL_testudata(L, -1, MESH_MT);
-    if (!g) luaL_error(L, "%s: 'mesh' must be a cardiac.mesh, got %s", fn, args_typename(L, -1));
-    if (!args_field(L, 1, "model")) luaL_error(L, "%s: missing required option 'model'", fn);
+    if (!g) cardiac_error(L, "%s: 'mesh' must be a cardiac.mesh, got %s", fn, args_typename(L, -1));
+    if (!args_field(L, 1, "model")) cardiac_error(L, "%s: missing required option 'model'", fn);
     model_inst mi, *m = luaL_testudata(L, -1, MODEL_MT);
     if (!m && lua_type(L, -1) == LUA_TSTRING) {
         const model_def *d = model_find(lua_tostring(L, -1));
-        if (!d) luaL_error(L, "%s: unknown model '%s' (see cardiac.models())", fn, lua_tostring(L, -1));
+        if (!d) cardiac_error(L, "%s: unknown model '%s' (see cardiac.models())", fn, lua_tostring(L, -1));
         model_init(&mi, d);
         m = &mi;
     }
-    if (!m) luaL_error(L, "%s: 'model' must be a cardiac.model or a model name, got %s", fn, args_typename(L, -1));
-    if (g->ntissue == 0) luaL_error(L, "%s: the mesh has no tissue cells", fn);
+    if (!m) cardiac_error(L, "%s: 'model' must be a cardiac.model or a model name, got %s", fn, args_typename(L, -1));
+    if (g->ntissue == 0) cardiac_error(L, "%s: the mesh has no tissue cells", fn);
     sim_config cfg;
     cfg.dt = args_positive(L, 1, fn, "dt", 0.05, 0);
     read_D(L, 1, "D", g, cfg.D, fn);
     cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
-    if (cfg.order != 2 && cfg.order != 4) luaL_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
+    if (cfg.order != 2 && cfg.order != 4) cardiac_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
     cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
     if (!strcmp(cfg.backend, "auto")) cfg.backend = "cpu";  /* no GPU backend in this build */
     else if (strcmp(cfg.backend, "cpu"))
-        luaL_error(L, "%s: backend '%s' is not available in this build (available: \"cpu\", \"auto\")", fn, cfg.backend);
+        cardiac_error(L, "%s: backend '%s' is not available in this build (available: \"cpu\", \"auto\")", fn, cfg.backend);
     char err[512];
     lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     ls->s = NULL;
@@ -109,7 +109,7 @@ static int sim_new(lua_State *L)
     lua_newtable(L);
     lua_setiuservalue(L, -2, 1);
     ls->s = sim_create(g, m, &cfg, err, sizeof err);
-    if (!ls->s) luaL_error(L, "%s: %s", fn, err);
+    if (!ls->s) cardiac_error(L, "%s: %s", fn, err);
     int self = lua_gettop(L);
     if (args_field(L, 1, "stimuli")) {
         add_stimuli(L, lua_gettop(L), ls->s, fn);
@@ -170,10 +170,10 @@ static int advance(lua_State *L, sim *s, long nsteps)
     if (r == 1) {
         cardiac_interrupted = 0;
         lua_sethook(L, NULL, 0, 0);
-        return luaL_error(L, "interrupted at t = %f ms (step %d); the simulation is intact and can be continued",
+        return cardiac_error(L, "interrupted at t = %f ms (step %d); the simulation is intact and can be continued",
                           sim_time(s), (int)s->nstep);
     }
-    if (r < 0) return luaL_error(L, "simulation: %s", err);
+    if (r < 0) return cardiac_error(L, "simulation: %s", err);
     lua_pushnumber(L, sim_time(s));
     return 1;
 }
@@ -182,7 +182,7 @@ static int sim_step(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     lua_Integer n = luaL_optinteger(L, 2, 1);
-    if (n < 0) return luaL_error(L, "simulation:step: the number of steps must be non-negative, got %d", (int)n);
+    if (n < 0) return cardiac_error(L, "simulation:step: the number of steps must be non-negative, got %d", (int)n);
     return advance(L, s, (long)n);
 }
 
@@ -190,7 +190,7 @@ static int sim_run(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     double ms = luaL_checknumber(L, 2);
-    if (!(ms >= 0) || !isfinite(ms)) return luaL_error(L, "simulation:run: duration must be a non-negative number of ms, got %f", ms);
+    if (!(ms >= 0) || !isfinite(ms)) return cardiac_error(L, "simulation:run: duration must be a non-negative number of ms, got %f", ms);
     return advance(L, s, (long)floor(ms / s->dt + 0.5));
 }
 
@@ -221,7 +221,7 @@ static int sim_at(lua_State *L)
     double x[3] = {0, 0, 0};
     for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
     long c = grid_locate(&s->g, x);
-    if (c < 0) return luaL_error(L, "simulation:at: point (%f, %f, %f) mm is outside the mesh", x[0], x[1], x[2]);
+    if (c < 0) return cardiac_error(L, "simulation:at: point (%f, %f, %f) mm is outside the mesh", x[0], x[1], x[2]);
     size_t cc = (size_t)c;
     float val;
     s->be->sample(s, v, &cc, 1, &val);
@@ -248,7 +248,7 @@ static int sim_field(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = var_index(L, s, 2, "simulation:field");
-    if (s->g.ncells > 50000000) return luaL_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
+    if (s->g.ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
     float *f = field_copy(s, v);
     lua_createtable(L, (int)s->g.ncells, 0);
     for (size_t c = 0; c < s->g.ncells; c++) {
@@ -288,7 +288,7 @@ static int sim_set(lua_State *L)
     luaL_checkany(L, 3);
     int is_fn = lua_isfunction(L, 3);
     if (!is_fn && lua_type(L, 3) != LUA_TNUMBER)
-        return luaL_error(L, "%s: value must be a number or a function(x, y, z), got %s", fn, args_typename(L, 3));
+        return cardiac_error(L, "%s: value must be a number or a function(x, y, z), got %s", fn, args_typename(L, 3));
     size_t *cells;
     size_t n;
     if (lua_isnoneornil(L, 4)) {
@@ -312,7 +312,7 @@ static int sim_set(lua_State *L)
             lua_pushnumber(L, s->g.dim > 2 ? grid_center(&s->g, 2, k) : 0);
             if (lua_pcall(L, 3, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TNUMBER) {
                 free(f); free(cells);
-                return luaL_error(L, "%s: the value function must return a number (%s)", fn,
+                return cardiac_error(L, "%s: the value function must return a number (%s)", fn,
                                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : args_typename(L, -1));
             }
             val = lua_tonumber(L, -1);
@@ -336,7 +336,7 @@ static int sim_set_D(lua_State *L)
     double D[3];
     read_D(L, 2, NULL, &s->g, D, "simulation:set_D");
     char err[512];
-    if (sim_set_diffusion(s, D, err, sizeof err) != 0) return luaL_error(L, "simulation:set_D: %s", err);
+    if (sim_set_diffusion(s, D, err, sizeof err) != 0) return cardiac_error(L, "simulation:set_D: %s", err);
     return 0;
 }
 
@@ -360,7 +360,7 @@ static int sim_param(lua_State *L)
     sim *s = check_sim(L, 1);
     const char *name = luaL_checkstring(L, 2);
     int p = model_param_index(s->m.def, name);
-    if (p < 0) return luaL_error(L, "simulation:param: model '%s' has no parameter '%s'", s->m.def->name, name);
+    if (p < 0) return cardiac_error(L, "simulation:param: model '%s' has no parameter '%s'", s->m.def->name, name);
     lua_pushnumber(L, s->m.p[p]);
     return 1;
 }
@@ -386,9 +386,9 @@ static int sim_probe(lua_State *L)
     char defname[32];
     snprintf(defname, sizeof defname, "probe%zu", s->nprobes + 1);
     const char *name = args_string(L, 2, fn, "name", defname, 0);
-    if (!*name || strchr(name, '/') || strlen(name) > 60) luaL_error(L, "%s: 'name' must be 1-60 characters without '/'", fn);
+    if (!*name || strchr(name, '/') || strlen(name) > 60) cardiac_error(L, "%s: 'name' must be 1-60 characters without '/'", fn);
     for (size_t q = 0; q < s->nprobes; q++)
-        if (!strcmp(s->probes[q]->name, name)) luaL_error(L, "%s: a probe named '%s' exists already", fn, name);
+        if (!strcmp(s->probes[q]->name, name)) cardiac_error(L, "%s: a probe named '%s' exists already", fn, name);
     int nsel = 0;
     size_t *cells = NULL, n = 0;
     const char *sel[] = {"cells", "points", "region"};
@@ -407,11 +407,11 @@ static int sim_probe(lua_State *L)
             lua_pop(L, 1);
         }
     }
-    if (nsel != 1) { free(cells); luaL_error(L, "%s: give exactly one of 'cells', 'points' or 'region'", fn); }
-    if (n == 0) luaL_error(L, "%s: the probe selects no cells", fn);
+    if (nsel != 1) { free(cells); cardiac_error(L, "%s: give exactly one of 'cells', 'points' or 'region'", fn); }
+    if (n == 0) cardiac_error(L, "%s: the probe selects no cells", fn);
     int vars[MODEL_MAX_STATE], nv = 0;
     if (args_field(L, 2, "vars")) {
-        if (!lua_istable(L, -1)) { free(cells); luaL_error(L, "%s: 'vars' must be a list of state names", fn); }
+        if (!lua_istable(L, -1)) { free(cells); cardiac_error(L, "%s: 'vars' must be a list of state names", fn); }
         int t = lua_gettop(L);
         for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
             lua_rawgeti(L, t, q);
@@ -436,7 +436,7 @@ static int sim_probe(lua_State *L)
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1);
     char err[256];
-    if (sim_record(s, err, sizeof err) != 0) luaL_error(L, "%s: %s", fn, err);
+    if (sim_record(s, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
     return 1;
 }
 
@@ -481,7 +481,7 @@ static int probe_csv(lua_State *L)
     lua_getiuservalue(L, 1, 1);
     sim *s = check_sim(L, -1);
     FILE *f = fopen(path, "w");
-    if (!f) return luaL_error(L, "probe:csv: cannot write '%s'", path);
+    if (!f) return cardiac_error(L, "probe:csv: cannot write '%s'", path);
     fprintf(f, "t_ms");
     for (int v = 0; v < p->nvars; v++)
         for (size_t c = 0; c < p->ncells; c++) {
@@ -522,20 +522,20 @@ static int sim_output(lua_State *L)
     sim *s = check_sim(L, 1);
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    if (s->out) luaL_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn, h5out_path(s->out));
+    if (s->out) cardiac_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn, h5out_path(s->out));
     h5out_config cfg = {0};
     cfg.path = args_string(L, 2, fn, "file", NULL, 1);
     cfg.every = args_integer(L, 2, fn, "every", 0, 0, 1);
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
-        if (cfg.every) luaL_error(L, "%s: give either 'every' (steps) or 'interval' (ms), not both", fn);
+        if (cfg.every) cardiac_error(L, "%s: give either 'every' (steps) or 'interval' (ms), not both", fn);
         cfg.every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
         if (cfg.every < 1) cfg.every = 1;
     }
-    if (!cfg.every) luaL_error(L, "%s: missing 'every' (steps between frames) or 'interval' (ms between frames)", fn);
+    if (!cfg.every) cardiac_error(L, "%s: missing 'every' (steps between frames) or 'interval' (ms between frames)", fn);
     int vars[MODEL_MAX_STATE], nv = 0;
     if (args_field(L, 2, "vars")) {
-        if (!lua_istable(L, -1)) luaL_error(L, "%s: 'vars' must be a list of state names", fn);
+        if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'vars' must be a list of state names", fn);
         int t = lua_gettop(L);
         for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
             lua_rawgeti(L, t, q);
@@ -543,7 +543,7 @@ static int sim_output(lua_State *L)
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
-        if (!nv) luaL_error(L, "%s: 'vars' is empty", fn);
+        if (!nv) cardiac_error(L, "%s: 'vars' is empty", fn);
     } else {
         vars[nv++] = s->m.def->vindex;
     }
@@ -556,8 +556,8 @@ static int sim_output(lua_State *L)
     cfg.script_name = lua_tostring(L, -1);
     char err[512];
     s->out = h5out_open(&cfg, s, err, sizeof err);
-    if (!s->out) return luaL_error(L, "%s: %s", fn, err);
-    if (sim_record(s, err, sizeof err) != 0) return luaL_error(L, "%s: %s", fn, err);
+    if (!s->out) return cardiac_error(L, "%s: %s", fn, err);
+    if (sim_record(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
     lua_pushstring(L, cfg.path);
     return 1;
 }
@@ -585,11 +585,11 @@ static int sim_png(lua_State *L)
     double lo = args_number(L, 3, fn, "min", is_v ? s->m.def->vmin : 0, !is_v);
     double hi = args_number(L, 3, fn, "max", is_v ? s->m.def->vmax : 1, !is_v);
     long z = args_integer(L, 3, fn, "z", (s->g.n[2] + 1) / 2, 0, 1);
-    if (z > s->g.n[2]) luaL_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)z, s->g.n[2]);
+    if (z > s->g.n[2]) cardiac_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)z, s->g.n[2]);
     long scale = args_integer(L, 3, fn, "scale", s->g.n[0] < 256 ? 512 / s->g.n[0] : 1, 0, 1);
     struct stat st;
     if (!args_boolean(L, 3, fn, "overwrite", 0) && stat(path, &st) == 0)
-        luaL_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
+        cardiac_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
     float *f = field_copy(s, v);
     size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
     int h = s->g.dim == 1 ? 1 : s->g.n[1];
@@ -597,7 +597,7 @@ static int sim_png(lua_State *L)
     int r = picture_write_png(path, f + off, s->g.mask + off, s->g.n[0], h, (float)lo, (float)hi,
                               (int)scale, err, sizeof err);
     free(f);
-    if (r != 0) return luaL_error(L, "%s: %s", fn, err);
+    if (r != 0) return cardiac_error(L, "%s: %s", fn, err);
     lua_pushstring(L, path);
     return 1;
 }

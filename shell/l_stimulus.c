@@ -17,9 +17,9 @@ static int stim_new(lua_State *L)
     const char *fn = "cardiac.stimulus";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
-    if (!args_field(L, 1, "region")) luaL_error(L, "%s: missing required option 'region'", fn);
+    if (!args_field(L, 1, "region")) cardiac_error(L, "%s: missing required option 'region'", fn);
     if (!lua_isfunction(L, -1) && !luaL_testudata(L, -1, REGION_MT))
-        luaL_error(L, "%s: 'region' must be a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
+        cardiac_error(L, "%s: 'region' must be a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
                    fn, args_typename(L, -1));
     int reg = lua_gettop(L);
     stimulus s = {0};
@@ -29,34 +29,34 @@ static int stim_new(lua_State *L)
     if (has_times) {
         lua_pop(L, 1);
         if (args_field(L, 1, "start") || args_field(L, 1, "period") || args_field(L, 1, "count"))
-            luaL_error(L, "%s: give either 'times' or 'start'/'period'/'count', not both", fn);
+            cardiac_error(L, "%s: give either 'times' or 'start'/'period'/'count', not both", fn);
         lua_getfield(L, 1, "times");
-        if (!lua_istable(L, -1)) luaL_error(L, "%s: 'times' must be a list of pulse start times (ms)", fn);
+        if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'times' must be a list of pulse start times (ms)", fn);
         size_t n = (size_t)luaL_len(L, -1);
-        if (n == 0) luaL_error(L, "%s: 'times' is empty", fn);
+        if (n == 0) cardiac_error(L, "%s: 'times' is empty", fn);
         s.times = malloc(n * sizeof *s.times);
         s.ntimes = n;
         for (size_t q = 0; q < n; q++) {
             if (lua_rawgeti(L, -1, (lua_Integer)q + 1) != LUA_TNUMBER) {
                 free(s.times);
-                luaL_error(L, "%s: 'times'[%d] must be a number", fn, (int)q + 1);
+                cardiac_error(L, "%s: 'times'[%d] must be a number", fn, (int)q + 1);
             }
             s.times[q] = lua_tonumber(L, -1);
             lua_pop(L, 1);
             if (s.times[q] < 0 || (q && s.times[q] < s.times[q - 1] + s.duration)) {
                 free(s.times);
-                luaL_error(L, "%s: 'times' must be increasing, non-negative and pulses must not overlap "
+                cardiac_error(L, "%s: 'times' must be increasing, non-negative and pulses must not overlap "
                               "(entry %d)", fn, (int)q + 1);
             }
         }
         lua_pop(L, 1);
     } else {
         s.start = args_number(L, 1, fn, "start", 0, 0);
-        if (s.start < 0) luaL_error(L, "%s: 'start' must be non-negative, got %g", fn, s.start);
+        if (s.start < 0) cardiac_error(L, "%s: 'start' must be non-negative, got %g", fn, s.start);
         s.count = args_integer(L, 1, fn, "count", 1, 0, 1);
         s.period = s.count > 1 ? args_positive(L, 1, fn, "period", 0, 1) : args_number(L, 1, fn, "period", 0, 0);
         if (s.count > 1 && s.period < s.duration)
-            luaL_error(L, "%s: 'period' (%g ms) is shorter than 'duration' (%g ms)", fn, s.period, s.duration);
+            cardiac_error(L, "%s: 'period' (%g ms) is shorter than 'duration' (%g ms)", fn, s.period, s.duration);
     }
     lstim *st = lua_newuserdatauv(L, sizeof *st, 1);
     st->s = s;
@@ -78,12 +78,12 @@ void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const c
 {
     idx = lua_absindex(L, idx);
     lstim *st = luaL_testudata(L, idx, STIMULUS_MT);
-    if (!st) luaL_error(L, "%s: expected a cardiac.stimulus, got %s", fn, args_typename(L, idx));
+    if (!st) cardiac_error(L, "%s: expected a cardiac.stimulus, got %s", fn, args_typename(L, idx));
     lua_getiuservalue(L, idx, 1);
     size_t *cells;
     size_t n = resolve_region(L, -1, g, 1, &cells, fn);
     lua_pop(L, 1);
-    if (n == 0) luaL_error(L, "%s: the stimulus region contains no tissue cells of this mesh", fn);
+    if (n == 0) cardiac_error(L, "%s: the stimulus region contains no tissue cells of this mesh", fn);
     *out = st->s;
     out->cells = cells;
     out->ncells = n;

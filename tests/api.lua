@@ -1,0 +1,114 @@
+-- The Lua API end to end: meshes and coordinates, regions, models, stimuli,
+-- simulations (state access, continuation, parameter and D changes, masks),
+-- probes, output files read back, pictures and help.
+local pass, fail = 0, 0
+local function check(cond, what)
+  if cond then pass = pass + 1 else fail = fail + 1 end
+  print((cond and "ok   " or "FAIL ") .. what)
+end
+local tmp = (os.getenv("TMPDIR") or "/tmp") .. "/cardiac_api_" .. os.time() .. math.random(1e6)
+cardiac.quiet = true
+
+-- meshes: 1-based cells, centres at (i - 1/2) dx
+local m = cardiac.mesh{n = {40, 20}, dx = {0.5, 0.25}}
+check(m.dim == 2 and m.ncells == 800 and m.tissue == 800, "mesh size and tissue count")
+local x, y = m:coord(3, 4)
+check(math.abs(x - 1.25) < 1e-12 and math.abs(y - 0.875) < 1e-12, "cell centre coordinates")
+local i, j = m:locate(x, y)
+check(i == 3 and j == 4, "locate inverts coord")
+check(m:locate(100, 1) == nil, "locate outside gives nil")
+check(m:count(cardiac.slab{axis = "x", from = 0, to = 2}) == 4 * 20, "slab covers 4 columns")
+check(m:count(cardiac.sphere{center = {10, 2.5}, radius = 1}) > 0, "sphere covers cells")
+
+-- models
+local k = cardiac.model("karma", {eps = 0.02})
+check(math.abs(k:get("eps") - 0.02) < 1e-7 and #k:states() == 2 and k:rest().U == 0, "model parameters, states, rest")
+local names = {}
+for _, p in ipairs(k:params()) do names[p.name] = p.units end
+check(names.eps == "1/ms" and names.gamma, "parameters carry units")
+local tr = k:trace{t = 200, dt = 0.05, stimulus = {amplitude = 5, duration = 1}}
+local peak = 0
+for _, u in ipairs(tr.U) do peak = math.max(peak, u) end
+check(#tr.t == 4001 and peak > 3, "single-cell trace fires")
+
+-- stimuli
+local s = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 5, duration = 1,
+                           start = 5, period = 100, count = 3}
+local p = s:pulses()
+check(#p == 3 and p[3] == 205 and s:active(105.5) and not s:active(106), "stimulus train timing")
+
+-- a planar wave on a strip; continuation is exact
+local function strip(tissue_gap)
+  local mesh = cardiac.mesh{n = {100, 4}, dx = 0.2}
+  if tissue_gap then mesh:set_tissue(cardiac.slab{axis = "x", from = 9, to = 11}, false) end
+  local sim = cardiac.simulation{mesh = mesh, model = k, dt = 0.05, D = 0.1,
+    stimuli = {cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 5, duration = 1}}}
+  return sim, mesh
+end
+local a = strip()
+a:run(10); a:run(10)
+local b = strip()
+b:run(20)
+local fa, fb, same = a:field("U"), b:field("U"), true
+for q = 1, #fa do same = same and fa[q] == fb[q] end
+check(same and a.t == 20 and a.steps == 400, "run(10) twice equals run(20), bitwise")
+check(a:get("U", 8, 2) > 1, "the wave has reached x = 1.5 mm")
+a:run(60)
+check(a:get("U", 90, 2) > 1 or a:get("v", 90, 2) > 0.1, "the wave crosses the strip")
+local gap = strip(true)
+gap:run(80)
+check(gap:get("U", 70, 2) < 0.1 and gap:get("v", 70, 2) < 0.01, "no conduction across a gap in the tissue mask")
+
+-- state access and initial conditions
+local c = cardiac.simulation{mesh = m, model = "karma"}
+c:set("U", function(x, y) return x + y end)
+check(math.abs(c:get("U", 3, 4) - (1.25 + 0.875)) < 1e-6, "set with a function of position")
+check(math.abs(c:at("U", 1.3, 0.9) - c:get("U", 3, 4)) < 1e-12, "at() reads the cell containing a point")
+check(c:set("v", 0.3, cardiac.box{min = {0, 0}, max = {1, 1}}) == 8, "set in a box returns the cell count")
+check(math.abs(c:cell(1, 1).v - 0.3) < 1e-7 and c:cell(3, 4).v == 0, "cell() gives all states")
+local lo, hi, mean = c:stats("v")
+check(lo == 0 and math.abs(hi - 0.3) < 1e-7 and mean > 0, "stats")
+c:set_D({0.05, 0.02})
+check(c.D[1] == 0.05 and c.D[2] == 0.02, "set_D per axis")
+c:set_param("eps", 0.03)
+check(math.abs(c:param("eps") - 0.03) < 1e-7, "set_param")
+
+-- fourth-order stencil and Aliev-Panfilov run
+local ap = cardiac.simulation{mesh = cardiac.mesh{n = {50}, dx = 0.5}, model = "aliev_panfilov", dt = 0.02,
+  D = 0.1, stencil = 4, stimuli = {cardiac.stimulus{region = cardiac.cells{{1}, {2}}, amplitude = 50, duration = 1}}}
+ap:run(30)
+check(ap:get("V", 10) > -70, "Aliev-Panfilov wave with the 13-point stencil")
+
+-- probes and output read back
+os.execute("mkdir -p " .. tmp)
+local o = strip()
+local pr = o:probe{name = "mid", cells = {{50, 2}}, vars = {"U", "v"}, interval = 0.5}
+o:output{file = tmp .. "/strip.h5", interval = 5, vars = {"U"}}
+o:run(50)
+local d = pr:data()
+check(#d.t == 101 and #d.U[1] == 101 and d.t[101] == 50, "probe samples every 0.5 ms")
+pr:csv(tmp .. "/mid.csv")
+local lines = 0
+for _ in io.lines(tmp .. "/mid.csv") do lines = lines + 1 end
+check(lines == 102, "probe CSV has a header and one row per sample")
+local last = o:field("U")
+o:close()
+local vals, dims = cardiac.h5read(tmp .. "/strip.h5", "/fields/U")
+check(#dims == 4 and dims[1] == 11 and dims[3] == 4 and dims[4] == 100, "output has 11 frames of 1 x 4 x 100")
+local eq = true
+for q = 1, 400 do eq = eq and math.abs(vals[10 * 400 + q] - last[q]) == 0 end
+check(eq, "last frame equals the final field")
+local pv = cardiac.h5read(tmp .. "/strip.h5", "/probes/mid/v")
+check(#pv == 101, "probe data in the output file")
+local xmf = assert(io.open(tmp .. "/strip.xmf")):read("a")
+check(select(2, xmf:gsub("<Time Value", "")) == 11, "XDMF sidecar lists every frame")
+local png = o and strip()
+png:run(5)
+png:png(tmp .. "/strip.png", {scale = 2})
+local fh = assert(io.open(tmp .. "/strip.png", "rb"))
+check(fh:read(8) == "\137PNG\r\n\26\n", "PNG written")
+fh:close()
+os.execute("rm -rf " .. tmp)
+
+print(string.format("%d passed, %d failed", pass, fail))
+if fail > 0 then os.exit(1) end

@@ -1,0 +1,90 @@
+-- Every kind of bad input is a Lua error that names the offending argument,
+-- raised before any work starts and without touching existing files.
+local pass, fail = 0, 0
+local function expect_error(what, f, ...)
+  local ok, msg = pcall(f)
+  local good = not ok
+  for _, needle in ipairs({...}) do
+    good = good and tostring(msg):find(needle, 1, true) ~= nil
+  end
+  if good then pass = pass + 1 else fail = fail + 1 end
+  print(string.format("%s %-40s %s", good and "ok  " or "FAIL", what, tostring(msg)))
+end
+
+local tmp = os.getenv("TMPDIR") or "/tmp"
+local dir = tmp .. "/cardiac_bad_input_" .. tostring(os.time()) .. tostring(math.random(1e6))
+local mesh = cardiac.mesh{n = {20, 10}, dx = 0.25}
+
+-- meshes
+expect_error("mesh: not a table", function() cardiac.mesh(5) end, "cardiac.mesh", "table")
+expect_error("mesh: missing n", function() cardiac.mesh{dx = 0.1} end, "'n'")
+expect_error("mesh: missing dx", function() cardiac.mesh{n = {10}} end, "'dx'")
+expect_error("mesh: unknown key", function() cardiac.mesh{n = {10}, dx = 0.1, nx = 3} end, "'nx'")
+expect_error("mesh: wrong type", function() cardiac.mesh{n = "ten", dx = 0.1} end, "'n'", "string")
+expect_error("mesh: negative size", function() cardiac.mesh{n = {-4, 5}, dx = 0.1} end, "'n'[1]", "-4")
+expect_error("mesh: fractional size", function() cardiac.mesh{n = {4.5}, dx = 0.1} end, "'n'[1]")
+expect_error("mesh: negative spacing", function() cardiac.mesh{n = {4}, dx = -0.1} end, "'dx'", "positive")
+expect_error("mesh: too large for memory", function() cardiac.mesh{n = {100000, 100000, 100000}, dx = 0.1} end,
+             "needs", "available")
+expect_error("mesh: size and n", function() cardiac.mesh{n = {4}, size = {1}, dx = 0.1} end, "'size'")
+
+-- models
+expect_error("model: unknown model", function() cardiac.model("hodgkin") end, "'hodgkin'", "karma")
+expect_error("model: unknown parameter", function() cardiac.model("karma", {bogus = 1}) end, "'bogus'", "eps")
+expect_error("model: parameter type", function() cardiac.model("karma", {eps = "fast"}) end, "'eps'", "number")
+expect_error("model: parameter range", function() cardiac.model("karma", {eps = -1}) end, "'eps'", "range")
+expect_error("model: trace missing t", function() cardiac.model("karma"):trace{dt = 0.1} end, "'t'")
+
+-- regions and stimuli
+expect_error("slab: bad axis", function() cardiac.slab{axis = "w", from = 0, to = 1} end, "'axis'")
+expect_error("box: inverted", function() cardiac.box{min = {1, 1}, max = {0, 2}} end, "max[1]")
+expect_error("stimulus: missing region", function() cardiac.stimulus{amplitude = 1, duration = 1} end, "'region'")
+expect_error("stimulus: missing amplitude", function()
+  cardiac.stimulus{region = cardiac.everywhere(), duration = 1} end, "'amplitude'")
+expect_error("stimulus: period < duration", function()
+  cardiac.stimulus{region = cardiac.everywhere(), amplitude = 1, duration = 5, period = 2, count = 3} end, "'period'")
+expect_error("stimulus: times and period", function()
+  cardiac.stimulus{region = cardiac.everywhere(), amplitude = 1, duration = 1, times = {0}, period = 5} end, "'times'")
+local outside = cardiac.stimulus{region = cardiac.box{min = {100, 100}, max = {101, 101}}, amplitude = 1, duration = 1}
+expect_error("stimulus: region without tissue", function()
+  cardiac.simulation{mesh = mesh, model = "karma", stimuli = {outside}} end, "no tissue")
+expect_error("cells outside the mesh", function()
+  cardiac.simulation{mesh = mesh, model = "karma",
+    stimuli = {cardiac.stimulus{region = cardiac.cells{{30, 1}}, amplitude = 1, duration = 1}}} end, "outside the mesh")
+
+-- simulations
+expect_error("simulation: missing mesh", function() cardiac.simulation{model = "karma"} end, "'mesh'")
+expect_error("simulation: mesh of wrong type", function() cardiac.simulation{mesh = {}, model = "karma"} end, "'mesh'", "table")
+expect_error("simulation: unknown model name", function() cardiac.simulation{mesh = mesh, model = "x"} end, "'x'")
+expect_error("simulation: unstable dt", function()
+  cardiac.simulation{mesh = mesh, model = "karma", dt = 1.0, D = 0.1} end, "largest stable dt")
+expect_error("simulation: negative D", function() cardiac.simulation{mesh = mesh, model = "karma", D = -1} end, "'D'")
+expect_error("simulation: D per axis count", function()
+  cardiac.simulation{mesh = mesh, model = "karma", D = {0.1, 0.1, 0.1}} end, "'D'")
+expect_error("simulation: stencil order", function() cardiac.simulation{mesh = mesh, model = "karma", stencil = 3} end, "'stencil'")
+expect_error("simulation: unknown backend", function()
+  cardiac.simulation{mesh = mesh, model = "karma", backend = "opencl"} end, "'opencl'")
+
+local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1}
+expect_error("set_D: unstable", function() sim:set_D(10) end, "largest stable dt")
+expect_error("set_param: unknown", function() sim:set_param("nope", 1) end, "'nope'")
+expect_error("get: unknown variable", function() sim:get("Vm", 1, 1) end, "'Vm'", "U")
+expect_error("get: cell outside", function() sim:get("U", 21, 1) end, "outside")
+expect_error("run: negative duration", function() sim:run(-5) end, "duration")
+expect_error("probe: unknown variable", function() sim:probe{cells = {{1, 1}}, vars = {"Ca"}} end, "'Ca'")
+expect_error("probe: no selection", function() sim:probe{vars = {"U"}} end, "'cells'")
+expect_error("output: missing every", function() sim:output{file = dir .. "/a.h5"} end, "'every'")
+expect_error("output: unwritable path", function() sim:output{file = "/proc/cardiac/x.h5", every = 1} end, "/proc/cardiac/x.h5")
+
+-- an existing file is never silently overwritten, and the error comes before any work
+os.execute("mkdir -p " .. dir)
+local existing = dir .. "/existing.h5"
+local f = assert(io.open(existing, "w")); f:write("precious"); f:close()
+expect_error("output: existing file", function() sim:output{file = existing, every = 10} end, "exists", "overwrite")
+f = assert(io.open(existing)); local content = f:read("a"); f:close()
+if content == "precious" and sim.t == 0 then pass = pass + 1 else fail = fail + 1; print("FAIL existing file changed or time advanced") end
+expect_error("png: existing file", function() sim:png(existing) end, "exists")
+os.execute("rm -rf " .. dir)
+
+print(string.format("%d passed, %d failed", pass, fail))
+if fail > 0 then os.exit(1) end
