@@ -1,21 +1,14 @@
 -- 1D cable: conduction velocity of the Karma model converges as dx shrinks
 -- (second-order stencil: successive differences shrink about 4x per halving).
+local measure = require "measure"
 local function cv(dx)
   local mesh = cardiac.mesh{size = {40}, dx = dx}
   local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.005, D = 0.2,
     stimuli = {cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 2}, amplitude = 5, duration = 1}}}
-  local p = sim:probe{points = {{10}, {30}}, every = 1}
+  local cells = {{mesh:locate(10)}, {mesh:locate(30)}}
+  local p = sim:probe{cells = cells, every = 1}
   sim:run(60)
-  local d = p:data()
-  local function act(s)   -- first upward crossing of U = 1, linearly interpolated
-    for i = 2, #s do
-      if s[i - 1] < 1 and s[i] >= 1 then return d.t[i - 1] + (1 - s[i - 1]) / (s[i] - s[i - 1]) * (d.t[i] - d.t[i - 1]) end
-    end
-    error("no activation at a probe for dx = " .. dx)
-  end
-  local x1 = mesh:coord(mesh:locate(10))
-  local x2 = mesh:coord(mesh:locate(30))
-  return (x2 - x1) / (act(d.U[2]) - act(d.U[1]))
+  return measure.conduction_velocity(p, mesh, cells, "U", 1.0)
 end
 
 local dxs, cvs = {0.4, 0.2, 0.1, 0.05}, {}
