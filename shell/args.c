@@ -35,14 +35,9 @@ void args_known_keys(lua_State *L, int idx, const char *fn, const char *const ke
         int ok = 0;
         for (int i = 0; keys[i]; i++) ok |= strcmp(keys[i], k) == 0;
         if (!ok) {
-            luaL_Buffer b;
-            luaL_buffinit(L, &b);
-            for (int i = 0; keys[i]; i++) {
-                if (i) luaL_addstring(&b, ", ");
-                luaL_addstring(&b, keys[i]);
-            }
-            luaL_pushresult(&b);
-            cardiac_error(L, "%s: unknown option '%s' (known: %s)", fn, k, lua_tostring(L, -1));
+            int n = 0;
+            while (keys[n]) n++;
+            cardiac_error(L, "%s: unknown option '%s' (known: %s)", fn, k, args_join(L, keys, sizeof keys[0], n));
         }
     }
 }
@@ -153,4 +148,16 @@ int cardiac_error(lua_State *L, const char *fmt, ...)
     lua_pushstring(L, buf);
     lua_concat(L, 2);
     return lua_error(L);
+}
+
+const char *args_join(lua_State *L, const char *const *first, size_t stride, int n)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 0; i < n; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, *(const char *const *)((const char *)first + i * stride));
+    }
+    luaL_pushresult(&b);
+    return lua_tostring(L, -1);
 }

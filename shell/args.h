@@ -23,6 +23,10 @@ const char *args_typename(lua_State *L, int idx);
 
 
 
+/* Pushes and returns "a, b, c": n strings found every stride bytes from first
+ * (a field of an array of structs, or a plain array of strings). */
+const char *args_join(lua_State *L, const char *const *first, size_t stride, int n);
+
 /* luaL_error with full printf formatting (%g, %ld, ...): position, message, raise. */
 int cardiac_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

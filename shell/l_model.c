@@ -13,16 +13,9 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
 {
     const model_def *d = m->def;
     int p = model_param_index(d, name);
-    if (p < 0) {
-        luaL_Buffer b;
-        luaL_buffinit(L, &b);
-        for (int i = 0; i < d->nparam; i++) {
-            if (i) luaL_addstring(&b, ", ");
-            luaL_addstring(&b, d->params[i].name);
-        }
-        luaL_pushresult(&b);
-        cardiac_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name, lua_tostring(L, -1));
-    }
+    if (p < 0)
+        cardiac_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name,
+                      args_join(L, &d->params[0].name, sizeof d->params[0], d->nparam));
     if (lua_type(L, vidx) != LUA_TNUMBER)
         cardiac_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
     double v = lua_tonumber(L, vidx);

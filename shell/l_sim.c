@@ -29,16 +29,9 @@ static int var_index(lua_State *L, const sim *s, int idx, const char *fn)
     if (lua_isnoneornil(L, idx)) return d->vindex;
     const char *name = luaL_checkstring(L, idx);
     int v = model_state_index(d, name);
-    if (v < 0) {
-        luaL_Buffer b;
-        luaL_buffinit(L, &b);
-        for (int i = 0; i < d->nstate; i++) {
-            if (i) luaL_addstring(&b, ", ");
-            luaL_addstring(&b, d->states[i].name);
-        }
-        luaL_pushresult(&b);
-        cardiac_error(L, "%s: model '%s' has no state variable '%s' (states: %s)", fn, d->name, name, lua_tostring(L, -1));
-    }
+    if (v < 0)
+        cardiac_error(L, "%s: model '%s' has no state variable '%s' (states: %s)", fn, d->name, name,
+                      args_join(L, &d->states[0].name, sizeof d->states[0], d->nstate));
     return v;
 }
 
@@ -203,15 +196,19 @@ static float *field_copy(sim *s, int v)
     return f;
 }
 
-static int sim_get(lua_State *L)
+static int push_sample(lua_State *L, sim *s, int v, size_t c)
 {
-    sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, "simulation:get");
-    size_t c = cell_from_args(L, 3, &s->g, "simulation:get");
     float x;
     s->be->sample(s, v, &c, 1, &x);
     lua_pushnumber(L, x);
     return 1;
+}
+
+static int sim_get(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    int v = var_index(L, s, 2, "simulation:get");
+    return push_sample(L, s, v, cell_from_args(L, 3, &s->g, "simulation:get"));
 }
 
 static int sim_at(lua_State *L)
@@ -222,11 +219,7 @@ static int sim_at(lua_State *L)
     for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
     long c = grid_locate(&s->g, x);
     if (c < 0) return cardiac_error(L, "simulation:at: point (%f, %f, %f) mm is outside the mesh", x[0], x[1], x[2]);
-    size_t cc = (size_t)c;
-    float val;
-    s->be->sample(s, v, &cc, 1, &val);
-    lua_pushnumber(L, val);
-    return 1;
+    return push_sample(L, s, v, (size_t)c);
 }
 
 static int sim_cell(lua_State *L)
