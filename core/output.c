@@ -70,7 +70,7 @@ static hid_t extensible(hid_t loc, const char *name, hid_t type, int rank, const
         hsize_t want = (hsize_t)(chunk[r] * (4.0 * 1024 * 1024) / bytes);
         chunk[r] = want ? want : 1;
     }
-    if (rank >= 1 && chunk[0] == 1 && rank == 1) chunk[0] = 1024;
+    if (rank == 1) chunk[0] = 1024;   /* time series: 1024 samples per chunk */
     hid_t sp = H5Screate_simple(rank, cur, max);
     hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(pl, rank, chunk);

@@ -29,7 +29,7 @@ const model_def model_karma = {
     .states = states, .rest = rest, .params = params,
     .vindex = KARMA_U,
     .activation = 1.0f,
-    /* max |d/dU| of -U + excitation over U in [0, 5] is 5.5 (docs/models.md) */
+    /* max |d/dU| of -U + excitation over U in [0, 5] at v = 0 is 5.548 (docs/models.md) */
     .max_rate = 6.0f,
     .vmin = 0.0f, .vmax = 4.0f,
     .step = step,
