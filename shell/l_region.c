@@ -145,7 +145,7 @@ static size_t append(size_t **cells, size_t n, size_t *cap, size_t c)
     return n + 1;
 }
 
-static size_t resolve_function(lua_State *L, int fidx, const grid *g, int tissue_only, size_t **cells, const char *fn)
+static size_t resolve_function(lua_State *L, int fidx, const grid *g, int tissue_only, size_t **cells)
 {
     size_t n = 0, cap = 0;
     *cells = NULL;
@@ -162,14 +162,13 @@ static size_t resolve_function(lua_State *L, int fidx, const grid *g, int tissue
                 if (lua_toboolean(L, -1)) n = append(cells, n, &cap, c);
                 lua_pop(L, 1);
             }
-    (void)fn;
     return n;
 }
 
 size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, size_t **cells, const char *fn)
 {
     idx = lua_absindex(L, idx);
-    if (lua_isfunction(L, idx)) return resolve_function(L, idx, g, tissue_only, cells, fn);
+    if (lua_isfunction(L, idx)) return resolve_function(L, idx, g, tissue_only, cells);
     lregion *r = luaL_testudata(L, idx, REGION_MT);
     if (!r) cardiac_error(L, "%s: expected a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
                        fn, args_typename(L, idx));
@@ -180,7 +179,7 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
         return region_resolve(&r->r, g, tissue_only, cells);
     case LR_FUNCTION: {
         lua_getiuservalue(L, idx, 1);
-        n = resolve_function(L, lua_gettop(L), g, tissue_only, cells, fn);
+        n = resolve_function(L, lua_gettop(L), g, tissue_only, cells);
         lua_pop(L, 1);
         return n;
     }

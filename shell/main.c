@@ -85,7 +85,7 @@ static void usage(FILE *f)
         "Documentation: docs/user-guide.md\n");
 }
 
-static void set_paths(lua_State *L, const char *argv0)
+static void set_paths(lua_State *L)
 {
     /* scripts/ of the source tree and next to the executable, then CARDIAC_PATH */
     char exe[4096] = "";
@@ -95,7 +95,6 @@ static void set_paths(lua_State *L, const char *argv0)
         char *slash = strrchr(exe, '/');
         if (slash) *slash = 0;
     }
-    (void)argv0;
     lua_getglobal(L, "package");
     const char *extra = getenv("CARDIAC_PATH");
     lua_getfield(L, -1, "path");
@@ -186,7 +185,7 @@ int main(int argc, char **argv)
     luaL_openlibs(L);
     luaL_requiref(L, "cardiac", luaopen_cardiac, 1);
     lua_pop(L, 1);
-    set_paths(L, argv[0]);
+    set_paths(L);
     make_arg_table(L, argv, argc, script ? script : 0);
 
     int status = LUA_OK;
