@@ -1,16 +1,44 @@
-/* CPU backend: state in host memory as one float array per state variable,
- * one fused reaction-diffusion sweep per step, OpenMP over rows. */
+/* CPU backend: state in host memory as one array per state variable (float or
+ * double), one fused reaction-diffusion sweep per step, OpenMP over rows.
+ * Everything runs synchronously, so sync has nothing to wait for. */
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "sim.h"
 
+static inline void model_step_f32(const model_def *d, float *y, float diff, float istim, float dt,
+                                  const float *p)
+{
+    d->step_f32(y, diff, istim, dt, p);
+}
+static inline void model_step_f64(const model_def *d, double *y, double diff, double istim,
+                                  double dt, const double *p)
+{
+    d->step_f64(y, diff, istim, dt, p);
+}
+
+#define CARDIAC_TEMPLATE "cpu_sweep.h"
+#include "instantiate.h"
+
 typedef struct {
-    float *var[MODEL_MAX_STATE];  /* state variable arrays, ncells each */
-    float *vnext;                 /* next membrane potential (double buffer) */
-    float *istim;                 /* stimulus current per cell, dV/dt */
+    void *var[MODEL_MAX_STATE];   /* state variable arrays, ncells each */
+    void *vnext;                  /* next membrane potential (double buffer) */
+    void *istim;                  /* stimulus current per cell, dV/dt */
+    size_t esize;                 /* bytes per value: 4 or 8 */
+    float *snap[MODEL_MAX_STATE]; /* output snapshot */
 } cpu_data;
+
+static double get_value(const cpu_data *cd, const void *a, size_t c)
+{
+    return cd->esize == 8 ? ((const double *)a)[c] : ((const float *)a)[c];
+}
+
+static void set_value(const cpu_data *cd, void *a, size_t c, double x)
+{
+    if (cd->esize == 8) ((double *)a)[c] = x;
+    else ((float *)a)[c] = (float)x;
+}
 
 static int cpu_init(sim *s, char *err, size_t errlen)
 {
@@ -19,13 +47,14 @@ static int cpu_init(sim *s, char *err, size_t errlen)
     cpu_data *cd = calloc(1, sizeof *cd);
     if (!cd) return -1;
     s->bd = cd;
+    cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
     for (int v = 0; v < d->nstate; v++) {
-        cd->var[v] = malloc(N * sizeof(float));
+        cd->var[v] = malloc(N * cd->esize);
         if (!cd->var[v]) return -1;
-        for (size_t c = 0; c < N; c++) cd->var[v][c] = d->rest[v];
+        for (size_t c = 0; c < N; c++) set_value(cd, cd->var[v], c, d->rest[v]);
     }
-    cd->vnext = malloc(N * sizeof(float));
-    cd->istim = calloc(N, sizeof(float));
+    cd->vnext = malloc(N * cd->esize);
+    cd->istim = calloc(N, cd->esize);
     return cd->vnext && cd->istim ? 0 : -1;
 }
 
@@ -33,95 +62,112 @@ static void cpu_free(sim *s)
 {
     cpu_data *cd = s->bd;
     if (!cd) return;
-    for (int v = 0; v < MODEL_MAX_STATE; v++) free(cd->var[v]);
+    for (int v = 0; v < MODEL_MAX_STATE; v++) { free(cd->var[v]); free(cd->snap[v]); }
     free(cd->vnext);
     free(cd->istim);
     free(cd);
     s->bd = NULL;
 }
 
-static void cpu_sweep(sim *s)
+static void cpu_step(sim *s, long nsteps)
 {
     cpu_data *cd = s->bd;
-    const grid *g = &s->g;
-    const model_def *d = s->m.def;
-    const int ns = d->nstate, vi = d->vindex;
-    const float dt = (float)s->dt;
-    const float *p = s->m.p;
-    const float *V = cd->var[vi];
-    long bad = LONG_MAX;
-
-    #pragma omp parallel for collapse(2) schedule(static) reduction(min:bad)
-    for (int k = 0; k < g->n[2]; k++)
-        for (int j = 0; j < g->n[1]; j++)
-            for (int i = 0; i < g->n[0]; i++) {
-                size_t c = grid_index(g, i, j, k);
-                if (!g->mask[c]) { cd->vnext[c] = V[c]; continue; }
-                float y[MODEL_MAX_STATE];
-                float diff = stencil_point(&s->st, g, V, i, j, k, c);
-                for (int v = 0; v < ns; v++) y[v] = cd->var[v][c];
-                d->step(y, diff, cd->istim[c], dt, p);
-                int finite = 1;
-                for (int v = 0; v < ns; v++) {
-                    finite &= isfinite(y[v]);
-                    if (v != vi) cd->var[v][c] = y[v];
-                }
-                cd->vnext[c] = y[vi];
-                if (!finite && (long)c < bad) bad = (long)c;
-            }
-    float *tmp = cd->var[vi];
-    cd->var[vi] = cd->vnext;
-    cd->vnext = tmp;
-    if (bad != LONG_MAX && s->bad_cell < 0) {
+    const int vi = s->m.def->vindex, ns = s->m.def->nstate;
+    for (long q = 0; q < nsteps && s->bad_cell < 0; q++) {
+        long bad = cd->esize == 8
+            ? cpu_sweep_f64(s, (double *const *)cd->var, cd->vnext, cd->istim)
+            : cpu_sweep_f32(s, (float *const *)cd->var, cd->vnext, cd->istim);
+        void *tmp = cd->var[vi];
+        cd->var[vi] = cd->vnext;
+        cd->vnext = tmp;
+        if (bad == LONG_MAX) continue;
         s->bad_cell = bad;
+        s->bad_step = s->nstep + q + 1;
         s->bad_var = 0;
         for (int v = 0; v < ns; v++)
-            if (!isfinite(cd->var[v][bad])) { s->bad_var = v; break; }
+            if (!isfinite(get_value(cd, cd->var[v], bad))) { s->bad_var = v; break; }
     }
 }
 
-static void cpu_step(sim *s, long nsteps)
-{
-    for (long q = 0; q < nsteps && s->bad_cell < 0; q++) cpu_sweep(s);
-}
+static void cpu_sync(sim *s) { (void)s; }
 
 static void cpu_stim_changed(sim *s)
 {
     cpu_data *cd = s->bd;
     for (size_t q = 0; q < s->nstims; q++)
-        for (size_t c = 0; c < s->stims[q].ncells; c++) cd->istim[s->stims[q].cells[c]] = 0.0f;
+        for (size_t c = 0; c < s->stims[q].ncells; c++) set_value(cd, cd->istim, s->stims[q].cells[c], 0);
     for (size_t q = 0; q < s->nstims; q++) {
         if (!s->stim_on[q]) continue;
         const stimulus *st = &s->stims[q];
-        for (size_t c = 0; c < st->ncells; c++) cd->istim[st->cells[c]] += (float)st->amplitude;
+        for (size_t c = 0; c < st->ncells; c++) {
+            size_t cell = st->cells[c];
+            set_value(cd, cd->istim, cell, get_value(cd, cd->istim, cell) + st->amplitude);
+        }
     }
 }
 
 static void cpu_get_field(sim *s, int var, float *dst)
 {
     cpu_data *cd = s->bd;
-    memcpy(dst, cd->var[var], s->g.ncells * sizeof(float));
+    if (cd->esize == 4) { memcpy(dst, cd->var[var], s->g.ncells * sizeof(float)); return; }
+    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)((double *)cd->var[var])[c];
 }
 
 static void cpu_set_field(sim *s, int var, const float *src)
 {
     cpu_data *cd = s->bd;
-    memcpy(cd->var[var], src, s->g.ncells * sizeof(float));
+    for (size_t c = 0; c < s->g.ncells; c++) set_value(cd, cd->var[var], c, src[c]);
 }
 
 static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
 {
     cpu_data *cd = s->bd;
-    for (size_t q = 0; q < n; q++) dst[q] = cd->var[var][cells[q]];
+    for (size_t q = 0; q < n; q++) dst[q] = (float)get_value(cd, cd->var[var], cells[q]);
+}
+
+static void cpu_probe_record(sim *s, probe *p, size_t row)
+{
+    float *dst = p->data + row * p->nvars * p->ncells;
+    for (int v = 0; v < p->nvars; v++) cpu_sample(s, p->vars[v], p->cells, p->ncells, dst + v * p->ncells);
+    p->nready = row + 1;
+}
+
+static void cpu_snapshot(sim *s, const int *vars, int nvars)
+{
+    cpu_data *cd = s->bd;
+    for (int q = 0; q < nvars; q++) {
+        if (!cd->snap[q]) cd->snap[q] = malloc(s->g.ncells * sizeof(float));
+        if (!cd->snap[q]) { sim_fail(s, "out of memory for an output frame"); return; }
+        cpu_get_field(s, vars[q], cd->snap[q]);
+    }
+}
+
+static const float *cpu_snapshot_field(sim *s, int q)
+{
+    return ((cpu_data *)s->bd)->snap[q];
+}
+
+static double cpu_time_steps(sim *s, long nsteps)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    cpu_step(s, nsteps);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) * 1e-6;
 }
 
 const backend_ops backend_cpu = {
     .name = "cpu",
     .init = cpu_init,
     .step = cpu_step,
+    .sync = cpu_sync,
     .stim_changed = cpu_stim_changed,
     .get_field = cpu_get_field,
     .set_field = cpu_set_field,
     .sample = cpu_sample,
+    .probe_record = cpu_probe_record,
+    .snapshot = cpu_snapshot,
+    .snapshot_field = cpu_snapshot_field,
+    .time_steps = cpu_time_steps,
     .free = cpu_free,
 };

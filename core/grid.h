@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int dim;          /* 1, 2 or 3 */
     int n[3];         /* cells per axis */
@@ -40,5 +44,9 @@ long grid_locate(const grid *g, const double x[3]);
 size_t host_memory_available(void);
 /* Formats a byte count as "1.5 GiB". */
 void format_bytes(double bytes, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,17 +1,12 @@
-/* Time-integration rules shared by all cell models (CPU and GPU).
+/* Time-integration rules shared by all cell models (CPU and GPU, both
+ * precisions; instantiated by core/instances.h, so no include guard).
  * Forward Euler for the membrane potential and non-gating states; the
  * Rush-Larsen exponential update (Rush & Larsen 1978, thesis eq. 2.4) for
  * Hodgkin-Huxley gates dy/dt = (y_inf - y)/tau, exact for frozen y_inf, tau. */
-#ifndef CARDIAC_INTEGRATORS_H
-#define CARDIAC_INTEGRATORS_H
-#include <math.h>
-#include "qualifiers.h"
 
-CARDIAC_HD float forward_euler(float y, float dydt, float dt) { return y + dt * dydt; }
+CARDIAC_HD real R(forward_euler)(real y, real dydt, real dt) { return y + dt * dydt; }
 
-CARDIAC_HD float rush_larsen(float y, float y_inf, float tau, float dt)
+CARDIAC_HD real R(rush_larsen)(real y, real y_inf, real tau, real dt)
 {
-    return y_inf + (y - y_inf) * expf(-dt / tau);
+    return y_inf + (y - y_inf) * exp(-dt / tau);
 }
-
-#endif

@@ -2,10 +2,10 @@
 #include <string.h>
 #include "model.h"
 
-extern const model_def model_karma;
-extern const model_def model_aliev_panfilov;
-
-static const model_def *const registry[] = {&model_karma, &model_aliev_panfilov};
+#define DECLARE(name, nstate, nparam, vindex) extern const model_def model_##name;
+CARDIAC_MODELS(DECLARE)
+#define ENTRY(name, nstate, nparam, vindex) &model_##name,
+static const model_def *const registry[] = {CARDIAC_MODELS(ENTRY)};
 
 size_t model_count(void) { return sizeof registry / sizeof registry[0]; }
 const model_def *model_at(size_t i) { return i < model_count() ? registry[i] : NULL; }
@@ -36,4 +36,15 @@ void model_init(model_inst *m, const model_def *d)
     memset(m, 0, sizeof *m);
     m->def = d;
     for (int i = 0; i < d->nparam; i++) m->p[i] = d->params[i].value;
+}
+
+void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64)
+{
+    const model_def *d = m->def;
+    if (fp64) { d->step_f64(y, idiff, istim, dt, m->p); return; }
+    float yf[MODEL_MAX_STATE], pf[MODEL_MAX_PARAM];
+    for (int v = 0; v < d->nstate; v++) yf[v] = (float)y[v];
+    for (int q = 0; q < d->nparam; q++) pf[q] = (float)m->p[q];
+    d->step_f32(yf, (float)idiff, (float)istim, (float)dt, pf);
+    for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }

@@ -7,9 +7,17 @@
 #define MODEL_MAX_STATE 64
 #define MODEL_MAX_PARAM 64
 
+#include "models/list.h"
+
 /* Advance one cell by dt: y is the state, idiff/istim are diffusion and stimulus
- * contributions to dV/dt, p the parameter vector. */
-typedef void (*cell_step_fn)(float *y, float idiff, float istim, float dt, const float *p);
+ * contributions to dV/dt, p the parameter vector; one per precision. */
+typedef void (*cell_step_f32)(float *y, float idiff, float istim, float dt, const float *p);
+typedef void (*cell_step_f64)(double *y, double idiff, double istim, double dt, const double *p);
+
+/* Model identifiers, one per entry of CARDIAC_MODELS (core/models/list.h). */
+#define MODEL_ID_ENUM(name, nstate, nparam, vindex) MODEL_ID_##name,
+typedef enum { CARDIAC_MODELS(MODEL_ID_ENUM) MODEL_ID_COUNT } model_id;
+#undef MODEL_ID_ENUM
 
 typedef struct {
     const char *name, *units, *desc;
@@ -17,29 +25,31 @@ typedef struct {
 
 typedef struct {
     const char *name, *units, *desc;
-    float value;   /* default */
-    float min;     /* smallest accepted value (inclusive) */
+    double value;  /* default */
+    double min;    /* smallest accepted value (inclusive) */
 } param_info;
 
 typedef struct model_def {
+    model_id id;
     const char *name;       /* key used by cardiac.model(name) */
     const char *title;      /* human-readable name */
     const char *citation;   /* primary source */
     int nstate, nparam;
     const var_info *states;
-    const float *rest;      /* resting state */
+    const double *rest;     /* resting state */
     const param_info *params;
     int vindex;             /* index of the diffused membrane potential */
     float activation;       /* upstroke threshold for activation times (units of V) */
     float max_rate;         /* bound on |d(dV/dt)/dV| of the reaction, 1/ms, for the dt limit */
     float vmin, vmax;       /* typical range of V, for pictures */
-    cell_step_fn step;
+    cell_step_f32 step_f32;
+    cell_step_f64 step_f64;
 } model_def;
 
 /* A model with concrete parameter values. */
 typedef struct {
     const model_def *def;
-    float p[MODEL_MAX_PARAM];
+    double p[MODEL_MAX_PARAM];
 } model_inst;
 
 const model_def *model_find(const char *name);
@@ -48,5 +58,8 @@ const model_def *model_at(size_t i);
 int model_param_index(const model_def *d, const char *name);
 int model_state_index(const model_def *d, const char *name);
 void model_init(model_inst *m, const model_def *d);
+/* One step of one cell (no diffusion) in single (fp64 = 0) or double precision;
+ * y is held in double either way. */
+void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64);
 
 #endif

@@ -19,7 +19,6 @@ struct h5out {
     long last_step;
     double *times;
     hid_t dset[MODEL_MAX_STATE], tset, sset;
-    float *buf;
 };
 
 static void attr_str(hid_t obj, const char *name, const char *val)
@@ -163,7 +162,6 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     o->nvars = cfg->nvars;
     o->every = cfg->every;
     o->last_step = -1;
-    o->buf = malloc(s->g.ncells * sizeof(float));
 
     write_run_attributes(f, s, cfg);
     hid_t gm = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -233,26 +231,28 @@ static void write_xdmf(h5out *o, const sim *s)
     rename(tmp, o->xmf);
 }
 
-int h5out_frame(h5out *o, sim *s, char *err, size_t errlen)
+int h5out_frame(h5out *o, sim *s, const float *const *fields, double t, long step,
+                char *err, size_t errlen)
 {
     for (int v = 0; v < o->nvars; v++) {
-        s->be->get_field(s, o->vars[v], o->buf);
-        if (append_rows(o->dset[v], H5T_NATIVE_FLOAT, o->buf, 1) != 0) {
+        if (append_rows(o->dset[v], H5T_NATIVE_FLOAT, fields[v], 1) != 0) {
             snprintf(err, errlen, "writing frame %ld to '%s' failed (disk full?)", o->frames, o->path);
             return -1;
         }
     }
-    double t = sim_time(s);
-    long step = s->nstep;
     append_rows(o->tset, H5T_NATIVE_DOUBLE, &t, 1);
     append_rows(o->sset, H5T_NATIVE_LONG, &step, 1);
     o->times = realloc(o->times, (o->frames + 1) * sizeof *o->times);
     o->times[o->frames++] = t;
-    o->last_step = s->nstep;
     h5out_flush(o, s);
     write_xdmf(o, s);
     return 0;
 }
+
+void h5out_mark(h5out *o, long step) { o->last_step = step; }
+const int *h5out_vars(const h5out *o) { return o->vars; }
+int h5out_nvars(const h5out *o) { return o->nvars; }
+long h5out_every(const h5out *o) { return o->every; }
 
 static void write_probe(h5out *o, const sim *s, probe *p)
 {
@@ -283,7 +283,7 @@ static void write_probe(h5out *o, const sim *s, probe *p)
     } else {
         g = H5Gopen2(o->file, path, H5P_DEFAULT);
     }
-    size_t n = p->nsamples - p->nsaved;
+    size_t n = p->nready - p->nsaved;
     hid_t d = H5Dopen2(g, "time", H5P_DEFAULT);
     append_rows(d, H5T_NATIVE_DOUBLE, p->t + p->nsaved, n);
     H5Dclose(d);
@@ -298,13 +298,13 @@ static void write_probe(h5out *o, const sim *s, probe *p)
     }
     free(col);
     H5Gclose(g);
-    p->nsaved = p->nsamples;
+    p->nsaved = p->nready;
 }
 
 int h5out_flush(h5out *o, sim *s)
 {
     for (size_t q = 0; q < s->nprobes; q++)
-        if (s->probes[q]->nsamples > s->probes[q]->nsaved) write_probe(o, s, s->probes[q]);
+        if (s->probes[q]->nready > s->probes[q]->nsaved) write_probe(o, s, s->probes[q]);
     return H5Fflush(o->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : 0;
 }
 
@@ -317,7 +317,7 @@ void h5out_close(h5out *o, sim *s)
     H5Dclose(o->tset);
     H5Dclose(o->sset);
     H5Fclose(o->file);
-    free(o->path); free(o->xmf); free(o->times); free(o->buf);
+    free(o->path); free(o->xmf); free(o->times);
     free(o);
     if (s->out == o) s->out = NULL;
 }

@@ -22,7 +22,14 @@ typedef struct {
 /* Checks the path and creates the file (creating missing parent folders). */
 h5out *h5out_open(const h5out_config *cfg, struct sim *s, char *err, size_t errlen);
 int h5out_due(const h5out *o, const struct sim *s);
-int h5out_frame(h5out *o, struct sim *s, char *err, size_t errlen);
+/* Records that the frame of this step has been taken (h5out_due is then false). */
+void h5out_mark(h5out *o, long step);
+/* Appends one frame: fields[q] holds the q-th output variable (ncells floats). */
+int h5out_frame(h5out *o, struct sim *s, const float *const *fields, double t, long step,
+                char *err, size_t errlen);
+const int *h5out_vars(const h5out *o);
+int h5out_nvars(const h5out *o);
+long h5out_every(const h5out *o);
 /* Writes pending probe samples, flushes; the file stays valid. */
 int h5out_flush(h5out *o, struct sim *s);
 void h5out_close(h5out *o, struct sim *s);

@@ -1,4 +1,10 @@
+/* The monodomain solver loop: stimuli, probes, output frames and error checks
+ * around the backend's stepping. Work is handed to the backend in chunks of
+ * steps between events (a stimulus switching, a probe sample, an output frame,
+ * a check for NaN/interrupt), so a GPU backend runs without host round trips
+ * in between and output is written while the next chunk computes. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,15 +12,39 @@
 #include "output.h"
 #include "sim.h"
 
-double sim_bytes_needed(const grid *g, const model_def *d)
+double sim_bytes_needed(const grid *g, const model_def *d, int fp64)
 {
-    /* state variables + next V + stimulus current, fp32, plus the mask */
-    return (double)g->ncells * ((d->nstate + 2) * sizeof(float) + 1);
+    /* state variables + next V + stimulus current, plus the mask */
+    return (double)g->ncells * ((d->nstate + 2) * (fp64 ? sizeof(double) : sizeof(float)) + 1);
 }
 
-static const backend_ops *find_backend(const char *name)
+void sim_fail(sim *s, const char *fmt, ...)
+{
+    if (s->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof s->error, fmt, ap);
+    va_end(ap);
+    s->failed = 1;
+}
+
+static const backend_ops *find_backend(const char *name, char *err, size_t errlen)
 {
     if (!name || strcmp(name, "cpu") == 0) return &backend_cpu;
+    if (strcmp(name, "cuda") == 0) {
+        char why[256];
+        if (!backend_cuda_ops()) {
+            snprintf(err, errlen, "backend 'cuda' is not available: this build has no CUDA backend "
+                     "(nvcc was not found when it was configured)");
+            return NULL;
+        }
+        if (cuda_device_count(why, sizeof why) == 0) {
+            snprintf(err, errlen, "backend 'cuda' cannot run: %s", why);
+            return NULL;
+        }
+        return backend_cuda_ops();
+    }
+    snprintf(err, errlen, "unknown backend '%s' (available: \"cpu\", \"cuda\", \"auto\")", name);
     return NULL;
 }
 
@@ -36,14 +66,11 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
-    const backend_ops *be = find_backend(cfg->backend);
-    if (!be) {
-        snprintf(err, errlen, "backend '%s' is not available in this build (available: cpu)", cfg->backend);
-        return NULL;
-    }
-    double need = sim_bytes_needed(g, m->def);
+    const backend_ops *be = find_backend(cfg->backend, err, errlen);
+    if (!be) return NULL;
+    double need = sim_bytes_needed(g, m->def, cfg->fp64);
     size_t avail = host_memory_available();
-    if (avail && need > (double)avail) {
+    if (be == &backend_cpu && avail && need > (double)avail) {
         char a[32], b[32];
         format_bytes(need, a, sizeof a);
         format_bytes((double)avail, b, sizeof b);
@@ -60,14 +87,21 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     grid_recount(&s->g);
     s->m = *m;
     s->order = cfg->order;
+    s->fp64 = cfg->fp64;
+    s->tsteps = cfg->tsteps;
+    s->block[0] = cfg->block[0];
+    s->block[1] = cfg->block[1];
+    snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
     s->dt = cfg->dt;
     s->bad_cell = -1;
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }
     s->be = be;
     if (be->init(s, err, errlen) != 0) {
-        char nb[32];
-        format_bytes(need, nb, sizeof nb);
-        snprintf(err, errlen, "out of memory allocating %s of simulation state", nb);
+        if (!err[0]) {
+            char nb[32];
+            format_bytes(need, nb, sizeof nb);
+            snprintf(err, errlen, "out of memory allocating %s of simulation state", nb);
+        }
         sim_destroy(s);
         return NULL;
     }
@@ -128,33 +162,96 @@ static void probe_sample(sim *s, probe *p)
         p->data = realloc(p->data, p->cap * p->nvars * p->ncells * sizeof *p->data);
     }
     p->t[p->nsamples] = sim_time(s);
-    float *row = p->data + p->nsamples * p->nvars * p->ncells;
-    for (int v = 0; v < p->nvars; v++) s->be->sample(s, p->vars[v], p->cells, p->ncells, row + v * p->ncells);
+    s->be->probe_record(s, p, p->nsamples);
     p->nsamples++;
     p->last_step = s->nstep;
 }
 
-int sim_record(sim *s, char *err, size_t errlen)
+static int check_failed(sim *s, char *err, size_t errlen)
+{
+    if (!s->failed) return 0;
+    snprintf(err, errlen, "%s", s->error);
+    return -1;
+}
+
+int sim_sync(sim *s, char *err, size_t errlen)
+{
+    s->be->sync(s);
+    return check_failed(s, err, errlen);
+}
+
+/* Writes the queued output snapshot, if any, to the file. */
+static int write_pending_frame(sim *s, char *err, size_t errlen)
+{
+    if (!s->frame_pending) return 0;
+    s->frame_pending = 0;
+    if (!s->out) return 0;
+    const float *fields[MODEL_MAX_STATE];
+    int nvars = h5out_nvars(s->out);
+    for (int q = 0; q < nvars; q++) fields[q] = s->be->snapshot_field(s, q);
+    if (check_failed(s, err, errlen)) return -1;
+    return h5out_frame(s->out, s, fields, s->frame_t, s->frame_step, err, errlen);
+}
+
+/* Samples due probes and queues a due output frame at the current step. */
+static int record_events(sim *s, char *err, size_t errlen)
 {
     for (size_t q = 0; q < s->nprobes; q++) {
         probe *p = s->probes[q];
         if (s->nstep % p->every == 0 && p->last_step != s->nstep) probe_sample(s, p);
     }
-    if (s->out && h5out_due(s->out, s))
-        return h5out_frame(s->out, s, err, errlen);
-    return 0;
+    if (s->out && h5out_due(s->out, s)) {
+        if (write_pending_frame(s, err, errlen) != 0) return -1;
+        s->be->snapshot(s, h5out_vars(s->out), h5out_nvars(s->out));
+        h5out_mark(s->out, s->nstep);
+        s->frame_pending = 1;
+        s->frame_t = sim_time(s);
+        s->frame_step = s->nstep;
+    }
+    return check_failed(s, err, errlen);
+}
+
+int sim_record(sim *s, char *err, size_t errlen)
+{
+    if (record_events(s, err, errlen) != 0) return -1;
+    if (write_pending_frame(s, err, errlen) != 0) return -1;
+    return sim_sync(s, err, errlen);
+}
+
+static int stimulus_pattern_at(const sim *s, long step, size_t q)
+{
+    return stimulus_active(&s->stims[q], s->t0 + step * s->dt, s->dt);
 }
 
 static void update_stimuli(sim *s)
 {
     int changed = 0;
-    double t = sim_time(s);
     for (size_t q = 0; q < s->nstims; q++) {
-        unsigned char on = (unsigned char)stimulus_active(&s->stims[q], t, s->dt);
+        unsigned char on = (unsigned char)stimulus_pattern_at(s, s->nstep, q);
         changed |= on != s->stim_on[q];
         s->stim_on[q] = on;
     }
     if (changed) s->be->stim_changed(s);
+}
+
+/* Steps from now until the next event, at most limit: a stimulus switching on
+ * or off, a probe sample, or an output frame. */
+static long steps_to_event(const sim *s, long limit)
+{
+    long n = limit;
+    for (size_t q = 0; q < s->nprobes; q++) {
+        long e = s->probes[q]->every;
+        long d = e - s->nstep % e;
+        if (d < n) n = d;
+    }
+    if (s->out) {
+        long e = h5out_every(s->out), d = e - s->nstep % e;
+        if (d < n) n = d;
+    }
+    for (long d = 1; d < n; d++)
+        for (size_t q = 0; q < s->nstims; q++)
+            if ((unsigned char)stimulus_pattern_at(s, s->nstep + d, q) != s->stim_on[q]) return d;
+    return n;
 }
 
 static double wall_seconds(void)
@@ -164,44 +261,67 @@ static double wall_seconds(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static void report_bad(sim *s, long step, char *err, size_t errlen)
+static void report_bad(sim *s, char *err, size_t errlen)
 {
     int i, j, k;
     grid_ijk(&s->g, (size_t)s->bad_cell, &i, &j, &k);
     snprintf(err, errlen,
              "state variable '%s' became NaN or Inf at step %ld (t = %g ms) in cell (%d, %d, %d) "
              "(1-based); lower dt or check the parameters",
-             s->m.def->states[s->bad_var].name, step, s->t0 + step * s->dt, i + 1, j + 1, k + 1);
+             s->m.def->states[s->bad_var].name, s->bad_step, s->t0 + s->bad_step * s->dt,
+             i + 1, j + 1, k + 1);
+}
+
+/* Waits for the backend and checks for failures and non-finite states. */
+static int checkpoint(sim *s, char *err, size_t errlen)
+{
+    if (sim_sync(s, err, errlen) != 0) return -1;
+    if (s->bad_cell >= 0) {
+        report_bad(s, err, errlen);
+        return -1;
+    }
+    return 0;
 }
 
 int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, void *ctx,
                 char *err, size_t errlen)
 {
     if (s->bad_cell >= 0) {
-        report_bad(s, s->nstep, err, errlen);
+        report_bad(s, err, errlen);
         return -1;
     }
     if (sim_record(s, err, errlen) != 0) return -1;
-    double last = wall_seconds();
-    for (long n = 0; n < nsteps; n++) {
-        if (interrupt && *interrupt) {
-            if (prog) prog(ctx, s, n, nsteps, 1);
-            return 1;
-        }
+    const long start = s->nstep;
+    double last_report = wall_seconds(), last_check = last_report;
+    long chunk = 1;          /* steps queued between checks; grows to ~0.1 s of work */
+    long since_check = 0;
+    int rc = 0;
+    while (s->nstep - start < nsteps) {
+        if (interrupt && *interrupt) { rc = 1; break; }
         update_stimuli(s);
-        s->be->step(s, 1);
-        if (s->bad_cell >= 0) {
-            report_bad(s, s->nstep + 1, err, errlen);
-            if (prog) prog(ctx, s, n, nsteps, 1);
-            return -1;
-        }
-        s->nstep++;
-        if (sim_record(s, err, errlen) != 0) return -1;
-        if (prog) {
+        long n = steps_to_event(s, nsteps - (s->nstep - start));
+        if (n > chunk - since_check) n = chunk - since_check;
+        s->be->step(s, n);
+        s->nstep += n;
+        since_check += n;
+        if (write_pending_frame(s, err, errlen) != 0) { rc = -1; break; }
+        if (since_check >= chunk || s->bad_cell >= 0) {
+            if (checkpoint(s, err, errlen) != 0) { rc = -1; break; }
             double now = wall_seconds();
-            if (now - last > 0.25) { prog(ctx, s, n + 1, nsteps, 0); last = now; }
+            if (now - last_check < 0.05 && chunk < (1L << 20)) chunk *= 2;
+            else if (now - last_check > 0.2 && chunk > 1) chunk /= 2;
+            last_check = now;
+            since_check = 0;
+            if (prog && now - last_report > 0.25) {
+                prog(ctx, s, s->nstep - start, nsteps, 0);
+                last_report = now;
+            }
         }
+        if (record_events(s, err, errlen) != 0) { rc = -1; break; }
     }
-    if (prog) prog(ctx, s, nsteps, nsteps, 1);
-    return 0;
+    if (rc >= 0) {
+        if (write_pending_frame(s, err, errlen) != 0 || checkpoint(s, err, errlen) != 0) rc = -1;
+    }
+    if (prog) prog(ctx, s, s->nstep - start, nsteps, 1);
+    return rc;
 }

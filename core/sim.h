@@ -7,6 +7,11 @@
 #include "model.h"
 #include "stencil.h"
 #include "stimulus.h"
+#include "gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct probe {
     char name[64];
@@ -17,21 +22,29 @@ typedef struct probe {
     double *t;                  /* nsamples */
     float *data;                /* nsamples x nvars x ncells */
     size_t nsamples, cap;
+    size_t nready;              /* rows of data filled in (the GPU fills them at sync) */
     size_t nsaved;              /* samples already written to the output file */
 } probe;
 
 typedef struct sim sim;
 
 /* A backend owns the state arrays and advances them. The CPU backend is
- * core/backend_cpu.c; the CUDA backend plugs in through the same table. */
+ * core/backend_cpu.c, the CUDA backend cuda/backend_cuda.cu. Operations marked
+ * "queue" may return before the work is done (the GPU runs it in order on its
+ * stream); sync waits for it. A backend reports failures by sim_fail(). */
 typedef struct backend_ops {
     const char *name;
     int  (*init)(sim *s, char *err, size_t errlen);
-    void (*step)(sim *s, long nsteps);                 /* stimulus pattern fixed meanwhile */
+    void (*step)(sim *s, long nsteps);                 /* queue; stimulus pattern fixed meanwhile */
+    void (*sync)(sim *s);                              /* wait; sets bad_cell, fills probe rows */
     void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
     void (*get_field)(sim *s, int var, float *dst);    /* ncells values */
     void (*set_field)(sim *s, int var, const float *src);
     void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
+    void (*probe_record)(sim *s, probe *p, size_t row);   /* queue: p's vars at its cells into row */
+    void (*snapshot)(sim *s, const int *vars, int nvars); /* queue: copy fields for output */
+    const float *(*snapshot_field)(sim *s, int q);        /* wait for the snapshot; its q-th field */
+    double (*time_steps)(sim *s, long nsteps);         /* ms that nsteps steps take (benchmarks) */
     void (*free)(sim *s);
 } backend_ops;
 
@@ -43,6 +56,10 @@ struct sim {
     stencil st;
     double D[3];
     int order;
+    int fp64;                   /* state in double precision */
+    char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
+    int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
+    int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
     double dt;
     long nstep;                 /* steps taken; t = t0 + nstep dt */
     double t0;
@@ -54,15 +71,27 @@ struct sim {
     void *bd;                   /* backend data */
     long bad_cell;              /* set by the backend: first non-finite cell, -1 if none */
     int bad_var;
+    long bad_step;              /* step count after which bad_cell was found */
+    int failed;                 /* a backend operation failed: message in error */
+    char error[512];
+    int frame_pending;          /* an output snapshot is queued, not yet written */
+    double frame_t; long frame_step;
 };
 
 typedef struct {
-    const char *backend;        /* "cpu" */
+    const char *backend;        /* "cpu" or "cuda" */
+    const char *layout;         /* cuda: "naive", "window", "tower", "tblock" or NULL (auto) */
+    int tsteps;                 /* cuda tblock: steps per kernel, 0 = default */
+    int block[2];               /* cuda: thread-block shape, {0, 0} = default */
+    int fp64;                   /* double-precision state */
     int order;                  /* 2 or 4 */
     double dt, D[3];
 } sim_config;
 
 extern const backend_ops backend_cpu;
+
+/* Records a backend failure (printf-style); the first message is kept. */
+void sim_fail(sim *s, const char *fmt, ...);
 
 static inline double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }
 
@@ -70,7 +99,9 @@ static inline double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen);
 void sim_destroy(sim *s);
 /* Bytes the state of a simulation needs on the host. */
-double sim_bytes_needed(const grid *g, const model_def *d);
+double sim_bytes_needed(const grid *g, const model_def *d, int fp64);
+/* Waits for queued backend work; 0, or -1 with the failure in err. */
+int sim_sync(sim *s, char *err, size_t errlen);
 
 /* Checks D and dt against the stability limit; 0 or -1 with err. */
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
@@ -89,5 +120,9 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
 
 /* Samples probes and writes an output frame when due at the current step. */
 int sim_record(sim *s, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

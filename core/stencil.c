@@ -4,7 +4,7 @@ void stencil_setup(stencil *s, const grid *g, int order, const double D[3])
 {
     s->order = order;
     for (int a = 0; a < 3; a++)
-        s->coef[a] = a < g->dim ? (float)(D[a] / (g->h[a] * g->h[a])) : 0.0f;
+        s->coef[a] = a < g->dim ? D[a] / (g->h[a] * g->h[a]) : 0.0;
     s->full = g->ntissue == g->ncells;
 }
 
@@ -24,6 +24,6 @@ void stencil_apply(const stencil *st, const grid *g, const float *V, float *out)
         for (int j = 0; j < g->n[1]; j++)
             for (int i = 0; i < g->n[0]; i++) {
                 size_t c = grid_index(g, i, j, k);
-                out[c] = g->mask[c] ? stencil_point(st, g, V, i, j, k, c) : 0.0f;
+                out[c] = g->mask[c] ? stencil_point_f32(st, g, V, i, j, k, c) : 0.0f;
             }
 }

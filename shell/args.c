@@ -161,3 +161,11 @@ const char *args_join(lua_State *L, const char *const *first, size_t stride, int
     luaL_pushresult(&b);
     return lua_tostring(L, -1);
 }
+
+int args_precision(lua_State *L, int idx, const char *fn)
+{
+    const char *p = args_string(L, idx, fn, "precision", "fp32", 0);
+    if (!strcmp(p, "fp32")) return 0;
+    if (!strcmp(p, "fp64")) return 1;
+    return cardiac_error(L, "%s: 'precision' must be \"fp32\" or \"fp64\", got \"%s\"", fn, p);
+}

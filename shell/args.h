@@ -18,10 +18,10 @@ const char *args_string(lua_State *L, int idx, const char *fn, const char *key, 
 /* Reads a number or a list of up to n numbers at t[key] into out (a single number fills all).
  * Returns how many were given (0 when absent and !required). */
 int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *out, int n, int required);
+/* t.precision: "fp32" (default) -> 0, "fp64" -> 1; raises on anything else. */
+int args_precision(lua_State *L, int idx, const char *fn);
 /* Type name of the value at idx, with the cardiac type for userdata. */
 const char *args_typename(lua_State *L, int idx);
-
-
 
 /* Pushes and returns "a, b, c": n strings found every stride bytes from first
  * (a field of an array of structs, or a plain array of strings). */

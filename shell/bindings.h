@@ -21,6 +21,7 @@ void open_model(lua_State *L);
 void open_region(lua_State *L);
 void open_stimulus(lua_State *L);
 void open_simulation(lua_State *L);
+void open_gpu(lua_State *L);
 void open_help(lua_State *L);
 
 grid *check_mesh(lua_State *L, int idx);

@@ -68,12 +68,16 @@ const help_entry help_entries[] = {
 {"stimulus:active", "stimulus:active(t [, dt]) -> whether a pulse is on at time t."},
 {"cardiac.simulation",
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
-"                   stencil = 2 | 4, backend = \"cpu\" | \"auto\", stimuli = {s1, ...}}\n"
+"                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
+"                   precision = \"fp32\" | \"fp64\", layout =, tsteps =, stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
-"  Fields: t, steps, dt, dt_max, D, model, backend, stencil, output_file.\n"
-"  Methods: run, step, get, at, cell, field, stats, set, set_D, set_param, param,\n"
-"           add_stimulus, probe, output, close_output, png, close."},
+"  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
+"  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
+"  tsteps = 1..4 steps per kernel); the default is the fastest for the model (docs/gpu.md).\n"
+"  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, stencil, output_file.\n"
+"  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
+"           add_stimulus, probe, output, close_output, png, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
@@ -103,6 +107,13 @@ const help_entry help_entries[] = {
 {"simulation:close_output", "sim:close_output(): finishes the output file."},
 {"simulation:png", "sim:png(file, {var =, min =, max =, z = slice, scale = pixels per cell, overwrite = false})\n"
 "  Writes a PNG picture of a 2D field (or one z-slice) with a colour bar (max at the top)."},
+{"simulation:benchmark", "sim:benchmark{steps = 1000, repeat = 5, warmup = 200} -> {times, median, per_step, steps}\n"
+"  Times the stepping alone (CUDA events on the GPU), ms; the simulation advances by those steps."},
+{"simulation:diff", "sim:diff(other [, var]) -> max |difference|, RMS difference, cell of the maximum (1-based),\n"
+"  over the tissue, between two simulations of the same mesh and model."},
+{"cardiac.gpu", "cardiac.gpu() -> {name, memory, free, l2, sms, compute_capability, driver, runtime}, or nil and the reason."},
+{"cardiac.copy_bandwidth", "cardiac.copy_bandwidth([bytes = 2^30 [, repeat = 20]]) -> GB/s of a device-to-device copy\n"
+"  (bytes read + written, median): the memory ceiling benchmarks compare against."},
 {"simulation:close", "sim:close(): frees the state and closes the output file (also done at exit)."},
 {"help", "help([obj | \"name\"]): prints the documentation of an object, function or name."},
 {NULL, NULL}

@@ -33,6 +33,7 @@ int luaopen_cardiac(lua_State *L)
     open_region(L);
     open_stimulus(L);
     open_simulation(L);
+    open_gpu(L);
     lua_pushcfunction(L, h5read);
     lua_setfield(L, -2, "h5read");
     lua_pushfstring(L, "cardiac %s (%s, HDF5 %d.%d.%d)", CARDIAC_VERSION, LUA_RELEASE,

@@ -21,7 +21,7 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
     double v = lua_tonumber(L, vidx);
     if (!isfinite(v) || v < d->params[p].min)
         cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, (double)d->params[p].min);
-    m->p[p] = (float)v;
+    m->p[p] = v;
 }
 
 void apply_params(lua_State *L, int idx, model_inst *m, const char *fn)
@@ -126,7 +126,7 @@ static int model_set(lua_State *L)
  * a single cell without diffusion; returns {t = {...}, <state> = {...}}. */
 static int model_trace(lua_State *L)
 {
-    static const char *const keys[] = {"t", "dt", "stimulus", "every", "state", NULL};
+    static const char *const keys[] = {"t", "dt", "stimulus", "every", "state", "precision", NULL};
     static const char *const skeys[] = {"amplitude", "start", "duration", "period", "count", NULL};
     const char *fn = "model:trace";
     model_inst *m = check_model(L, 1);
@@ -149,7 +149,8 @@ static int model_trace(lua_State *L)
         st.period = args_positive(L, s, fn, "period", st.count > 1 ? 0 : 1, st.count > 1);
         lua_pop(L, 1);
     }
-    float y[MODEL_MAX_STATE];
+    int fp64 = args_precision(L, 2, fn);
+    double y[MODEL_MAX_STATE];
     for (int v = 0; v < d->nstate; v++) y[v] = d->rest[v];
     if (args_field(L, 2, "state")) {
         int s = lua_gettop(L);
@@ -158,7 +159,7 @@ static int model_trace(lua_State *L)
         while (lua_next(L, s)) {
             int v = lua_type(L, -2) == LUA_TSTRING ? model_state_index(d, lua_tostring(L, -2)) : -1;
             if (v < 0) cardiac_error(L, "%s: 'state' names an unknown state variable", fn);
-            y[v] = (float)luaL_checknumber(L, -1);
+            y[v] = luaL_checknumber(L, -1);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -189,8 +190,8 @@ static int model_trace(lua_State *L)
             }
         }
         if (n == nsteps) break;
-        float istim = st.count && stimulus_active(&st, n * dt, dt) ? (float)st.amplitude : 0.0f;
-        d->step(y, 0.0f, istim, (float)dt, m->p);
+        double istim = st.count && stimulus_active(&st, n * dt, dt) ? st.amplitude : 0.0;
+        model_step_cell(m, y, 0.0, istim, dt, fp64);
     }
     return 1;
 }

@@ -23,6 +23,12 @@ static sim *check_sim(lua_State *L, int idx)
     return ls->s;
 }
 
+/* Raises the backend's failure, if any, after a direct backend call. */
+static void backend_check(lua_State *L, sim *s, const char *fn)
+{
+    if (s->failed) cardiac_error(L, "%s: %s (the simulation cannot continue)", fn, s->error);
+}
+
 static int var_index(lua_State *L, const sim *s, int idx, const char *fn)
 {
     const model_def *d = s->m.def;
@@ -69,7 +75,8 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
 
 static int sim_new(lua_State *L)
 {
-    static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "stimuli", NULL};
+    static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
+                                       "layout", "tsteps", "block", "stimuli", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -92,9 +99,41 @@ static int sim_new(lua_State *L)
     cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
     if (cfg.order != 2 && cfg.order != 4) cardiac_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
     cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
-    if (!strcmp(cfg.backend, "auto")) cfg.backend = "cpu";  /* no GPU backend in this build */
-    else if (strcmp(cfg.backend, "cpu"))
-        cardiac_error(L, "%s: backend '%s' is not available in this build (available: \"cpu\", \"auto\")", fn, cfg.backend);
+    if (!strcmp(cfg.backend, "auto")) cfg.backend = cuda_device_count(NULL, 0) > 0 ? "cuda" : "cpu";
+    else if (strcmp(cfg.backend, "cpu") && strcmp(cfg.backend, "cuda"))
+        cardiac_error(L, "%s: 'backend' must be \"cpu\", \"cuda\" or \"auto\", got \"%s\"", fn, cfg.backend);
+    cfg.fp64 = args_precision(L, 1, fn);
+    cfg.layout = NULL;
+    cfg.tsteps = 0;
+    if (args_field(L, 1, "layout")) {
+        lua_pop(L, 1);
+        static const char *const layouts[] = {"naive", "window", "tower", "tblock", NULL};
+        cfg.layout = args_string(L, 1, fn, "layout", NULL, 1);
+        int ok = 0;
+        for (int q = 0; layouts[q]; q++) ok |= !strcmp(cfg.layout, layouts[q]);
+        if (!ok) cardiac_error(L, "%s: 'layout' must be one of %s, got \"%s\"", fn,
+                               args_join(L, layouts, sizeof layouts[0], 4), cfg.layout);
+        if (strcmp(cfg.backend, "cuda"))
+            cardiac_error(L, "%s: 'layout' applies to the cuda backend only (backend is \"%s\")", fn, cfg.backend);
+    }
+    cfg.block[0] = cfg.block[1] = 0;
+    if (args_field(L, 1, "block")) {
+        lua_pop(L, 1);
+        double b[2] = {0, 0};
+        if (args_vector(L, 1, fn, "block", b, 2, 1) != 2 || b[0] < 1 || b[1] < 1 || b[0] * b[1] > 1024 ||
+            b[0] != floor(b[0]) || b[1] != floor(b[1]))
+            cardiac_error(L, "%s: 'block' must be {bx, by}: whole numbers with bx * by <= 1024", fn);
+        if (strcmp(cfg.backend, "cuda")) cardiac_error(L, "%s: 'block' applies to the cuda backend only", fn);
+        cfg.block[0] = (int)b[0];
+        cfg.block[1] = (int)b[1];
+    }
+    if (args_field(L, 1, "tsteps")) {
+        lua_pop(L, 1);
+        cfg.tsteps = (int)args_integer(L, 1, fn, "tsteps", 0, 1, 1);
+        if (cfg.tsteps > 4) cardiac_error(L, "%s: 'tsteps' must be 1 to 4, got %d", fn, cfg.tsteps);
+        if (!cfg.layout || strcmp(cfg.layout, "tblock"))
+            cardiac_error(L, "%s: 'tsteps' applies to layout \"tblock\" only", fn);
+    }
     char err[512];
     lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     ls->s = NULL;
@@ -189,18 +228,28 @@ static int sim_run(lua_State *L)
 
 /* ---- reading and writing the state ------------------------------------ */
 
-static float *field_copy(sim *s, int v)
+/* A malloc'd copy of field v; raises (freeing it) when the backend fails. */
+static float *field_copy(lua_State *L, sim *s, int v)
 {
     float *f = malloc(s->g.ncells * sizeof *f);
+    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", s->g.ncells);
     s->be->get_field(s, v, f);
+    if (s->failed) free(f);
+    backend_check(L, s, "simulation");
     return f;
+}
+
+static float sample_cell(lua_State *L, sim *s, int v, size_t c)
+{
+    float x;
+    s->be->sample(s, v, &c, 1, &x);
+    backend_check(L, s, "simulation");
+    return x;
 }
 
 static int push_sample(lua_State *L, sim *s, int v, size_t c)
 {
-    float x;
-    s->be->sample(s, v, &c, 1, &x);
-    lua_pushnumber(L, x);
+    lua_pushnumber(L, sample_cell(L, s, v, c));
     return 1;
 }
 
@@ -229,9 +278,7 @@ static int sim_cell(lua_State *L)
     const model_def *d = s->m.def;
     lua_createtable(L, 0, d->nstate);
     for (int v = 0; v < d->nstate; v++) {
-        float x;
-        s->be->sample(s, v, &c, 1, &x);
-        lua_pushnumber(L, x);
+        lua_pushnumber(L, sample_cell(L, s, v, c));
         lua_setfield(L, -2, d->states[v].name);
     }
     return 1;
@@ -242,7 +289,7 @@ static int sim_field(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = var_index(L, s, 2, "simulation:field");
     if (s->g.ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
-    float *f = field_copy(s, v);
+    float *f = field_copy(L, s, v);
     lua_createtable(L, (int)s->g.ncells, 0);
     for (size_t c = 0; c < s->g.ncells; c++) {
         lua_pushnumber(L, f[c]);
@@ -256,7 +303,7 @@ static int sim_stats(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = var_index(L, s, 2, "simulation:stats");
-    float *f = field_copy(s, v);
+    float *f = field_copy(L, s, v);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     for (size_t c = 0; c < s->g.ncells; c++) {
         if (!s->g.mask[c]) continue;
@@ -293,7 +340,7 @@ static int sim_set(lua_State *L)
     } else {
         n = resolve_region(L, 4, &s->g, 1, &cells, fn);
     }
-    float *f = field_copy(s, v);
+    float *f = field_copy(L, s, v);
     double val = lua_tonumber(L, 3);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
@@ -314,6 +361,7 @@ static int sim_set(lua_State *L)
         f[cells[q]] = (float)val;
     }
     s->be->set_field(s, v, f);
+    backend_check(L, s, fn);
     s->bad_cell = -1;
     free(f);
     free(cells);
@@ -583,7 +631,7 @@ static int sim_png(lua_State *L)
     struct stat st;
     if (!args_boolean(L, 3, fn, "overwrite", 0) && stat(path, &st) == 0)
         cardiac_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
-    float *f = field_copy(s, v);
+    float *f = field_copy(L, s, v);
     size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
     int h = s->g.dim == 1 ? 1 : s->g.n[1];
     char err[512];
@@ -592,6 +640,86 @@ static int sim_png(lua_State *L)
     free(f);
     if (r != 0) return cardiac_error(L, "%s: %s", fn, err);
     lua_pushstring(L, path);
+    return 1;
+}
+
+/* sim:diff(other [, var]) -> max |a - b| over tissue cells, RMS difference, and
+ * the 1-based cell of the maximum: to compare backends, layouts or precisions
+ * of the same problem without moving whole fields into Lua. */
+static int sim_diff(lua_State *L)
+{
+    const char *fn = "simulation:diff";
+    sim *a = check_sim(L, 1), *b = check_sim(L, 2);
+    if (a->g.ncells != b->g.ncells || a->g.n[0] != b->g.n[0] || a->g.n[1] != b->g.n[1])
+        return cardiac_error(L, "%s: the two simulations have different meshes", fn);
+    if (a->m.def != b->m.def) return cardiac_error(L, "%s: the two simulations run different models", fn);
+    int v = var_index(L, a, 3, fn);
+    float *fa = field_copy(L, a, v), *fb = malloc(b->g.ncells * sizeof *fb);
+    if (!fb) { free(fa); return cardiac_error(L, "%s: out of memory", fn); }
+    b->be->get_field(b, v, fb);
+    if (b->failed) { free(fa); free(fb); backend_check(L, b, fn); }
+    double mx = 0, ss = 0;
+    size_t at = 0, n = 0;
+    for (size_t c = 0; c < a->g.ncells; c++) {
+        if (!a->g.mask[c]) continue;
+        double d = fabs((double)fa[c] - fb[c]);
+        if (!(d <= mx)) { mx = d; at = c; }   /* NaN counts as the largest */
+        ss += d * d;
+        n++;
+    }
+    free(fa); free(fb);
+    lua_pushnumber(L, mx);
+    lua_pushnumber(L, n ? sqrt(ss / n) : 0);
+    lua_pushinteger(L, (lua_Integer)at + 1);
+    return 3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* sim:benchmark{steps = 1000, ["repeat"] = 5, warmup = 200}: times the stepping
+ * alone (the stimulus pattern of the current step, no probes or output), with
+ * CUDA events on the GPU and the wall clock on the CPU. The steps count: the
+ * simulation advances by warmup + repeat x steps. Returns {times = {ms...},
+ * median = ms, per_step = ms, steps = n}. */
+static int sim_benchmark(lua_State *L)
+{
+    static const char *const keys[] = {"steps", "repeat", "warmup", NULL};
+    const char *fn = "simulation:benchmark";
+    sim *s = check_sim(L, 1);
+    if (lua_isnoneornil(L, 2)) lua_newtable(L);
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    long steps = args_integer(L, 2, fn, "steps", 1000, 0, 1);
+    long reps = args_integer(L, 2, fn, "repeat", 5, 0, 1);
+    long warm = args_integer(L, 2, fn, "warmup", 200, 0, 0);
+    if (reps > 1000) return cardiac_error(L, "%s: 'repeat' must be at most 1000, got %ld", fn, reps);
+    char err[512];
+    double ms[1000];
+    if (sim_advance(s, 0, NULL, NULL, NULL, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
+    if (warm) s->be->time_steps(s, warm);
+    s->nstep += warm;
+    for (long r = 0; r < reps && !s->failed; r++) {
+        ms[r] = s->be->time_steps(s, steps);
+        s->nstep += steps;
+    }
+    if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
+    if (s->bad_cell >= 0) return cardiac_error(L, "%s: the state became NaN or Inf during the benchmark (step %ld)", fn, s->bad_step);
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, (int)reps, 0);
+    for (long r = 0; r < reps; r++) { lua_pushnumber(L, ms[r]); lua_rawseti(L, -2, r + 1); }
+    lua_setfield(L, -2, "times");
+    qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
+    double med = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+    lua_pushnumber(L, med);
+    lua_setfield(L, -2, "median");
+    lua_pushnumber(L, med / steps);
+    lua_setfield(L, -2, "per_step");
+    lua_pushinteger(L, steps);
+    lua_setfield(L, -2, "steps");
     return 1;
 }
 
@@ -608,6 +736,10 @@ static int sim_index(lua_State *L)
     else if (!strcmp(k, "dt")) lua_pushnumber(L, s->dt);
     else if (!strcmp(k, "model")) lua_pushstring(L, s->m.def->name);
     else if (!strcmp(k, "backend")) lua_pushstring(L, s->be->name);
+    else if (!strcmp(k, "precision")) lua_pushstring(L, s->fp64 ? "fp64" : "fp32");
+    else if (!strcmp(k, "layout")) { if (s->layout[0]) lua_pushstring(L, s->layout); else lua_pushnil(L); }
+    else if (!strcmp(k, "tsteps")) { if (s->tsteps) lua_pushinteger(L, s->tsteps); else lua_pushnil(L); }
+    else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
     else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, s->m.def->max_rate));
     else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
@@ -634,7 +766,7 @@ void open_simulation(lua_State *L)
         {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
         {"set_param", sim_set_param}, {"param", sim_param}, {"add_stimulus", sim_add_stimulus_l},
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
-        {"png", sim_png}, {"close", sim_close}, {NULL, NULL}};
+        {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
     static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};

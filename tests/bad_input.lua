@@ -63,7 +63,21 @@ expect_error("simulation: D per axis count", function()
   cardiac.simulation{mesh = mesh, model = "karma", D = {0.1, 0.1, 0.1}} end, "'D'")
 expect_error("simulation: stencil order", function() cardiac.simulation{mesh = mesh, model = "karma", stencil = 3} end, "'stencil'")
 expect_error("simulation: unknown backend", function()
-  cardiac.simulation{mesh = mesh, model = "karma", backend = "opencl"} end, "'opencl'")
+  cardiac.simulation{mesh = mesh, model = "karma", backend = "opencl"} end, "opencl")
+expect_error("simulation: unknown precision", function()
+  cardiac.simulation{mesh = mesh, model = "karma", precision = "fp16"} end, "fp16")
+expect_error("simulation: unknown layout", function()
+  cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda", layout = "hilbert"} end, "hilbert")
+expect_error("simulation: layout on the CPU", function()
+  cardiac.simulation{mesh = mesh, model = "karma", layout = "tower"} end, "'layout' applies to the cuda backend")
+expect_error("simulation: tsteps without tblock", function()
+  cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda", layout = "naive", tsteps = 2} end, "'tsteps'")
+if not cardiac.gpu() then
+  expect_error("simulation: cuda without a GPU", function()
+    cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda"} end, "backend 'cuda' cannot run")
+end
+expect_error("benchmark: unknown option", function()
+  cardiac.simulation{mesh = mesh, model = "karma"}:benchmark{step = 10} end, "'step'")
 
 local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1}
 expect_error("set_D: unstable", function() sim:set_D(10) end, "largest stable dt")

@@ -4,10 +4,8 @@
 #include <math.h>
 #include <string.h>
 #include "check.h"
-#include "integrators.h"
 #include "model.h"
-#include "models/aliev_panfilov.h"
-#include "models/karma.h"
+#include "instances.h"
 
 /* Runs one cell from y0 for T ms; returns max V and the time V stays above thr
  * after first crossing it (the action potential duration at that level). */
@@ -15,22 +13,22 @@ static void run_cell(const model_inst *m, const float *y0, double T, double dt, 
                      double thr, double *vmax, double *apd, float *yend)
 {
     const model_def *d = m->def;
-    float y[MODEL_MAX_STATE];
-    memcpy(y, y0, d->nstate * sizeof *y);
+    double y[MODEL_MAX_STATE];
+    for (int v = 0; v < d->nstate; v++) y[v] = y0[v];
     double up = y[d->vindex] >= thr ? 0 : -1, down = -1;   /* a start above thr counts from t = 0 */
     *vmax = -1e30;
     long n = (long)(T / dt + 0.5);
     for (long s = 0; s < n; s++) {
         double t = s * dt;
-        float prev = y[d->vindex];
-        d->step(y, 0.0f, t < stim_dur - 1e-9 ? stim : 0.0f, (float)dt, m->p);
-        float v = y[d->vindex];
+        double prev = y[d->vindex];
+        model_step_cell(m, y, 0.0, t < stim_dur - 1e-9 ? stim : 0.0, dt, 0);
+        double v = y[d->vindex];
         if (v > *vmax) *vmax = v;
         if (up < 0 && prev < thr && v >= thr) up = t + dt * (thr - prev) / (v - prev);
         if (up >= 0 && down < 0 && prev >= thr && v < thr) down = t + dt * (prev - thr) / (prev - v);
     }
     *apd = up >= 0 && down >= 0 ? down - up : -1;
-    if (yend) memcpy(yend, y, d->nstate * sizeof *y);
+    if (yend) for (int v = 0; v < d->nstate; v++) yend[v] = (float)y[v];
 }
 
 /* ---- Karma ---------------------------------------------------------------- */
@@ -87,14 +85,14 @@ static void test_karma(void)
 /* ---- Aliev-Panfilov ------------------------------------------------------------ */
 
 /* independent double-precision right-hand side in model units (u, w) */
-static void ap_rhs(const double *y, double *f, const float *p)
+static void ap_rhs(const double *y, double *f, const double *p)
 {
     double u = y[0], w = y[1], k = p[AP_K];
     f[0] = -k * u * (u - p[AP_A]) * (u - 1) - u * w;
     f[1] = (p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2])) * (-w - k * u * (u - p[AP_B] - 1));
 }
 
-static double ap_rk4_apd(const float *p, double u0, double T, double h, double thr_u)
+static double ap_rk4_apd(const double *p, double u0, double T, double h, double thr_u)
 {
     double y[2] = {u0, 0}, up = u0 >= thr_u ? 0 : -1, down = -1;
     for (long s = 0; s * h < T; s++) {
@@ -118,7 +116,7 @@ static void test_aliev_panfilov(void)
     printf("Aliev-Panfilov 1996\n");
     model_inst m;
     model_init(&m, model_find("aliev_panfilov"));
-    const float *p = m.p;
+    const double *p = m.p;
     double vmax, apd;
     float end[2];
     float rest[2] = {p[AP_VREST], 0};
@@ -150,10 +148,10 @@ static void test_rush_larsen(void)
     /* exact for dy/dt = (y_inf - y)/tau with constant y_inf, tau, whatever dt */
     float y = 1.0f;
     const float yinf = 0.2f, tau = 0.5f, dt = 2.0f;
-    for (int s = 0; s < 5; s++) y = rush_larsen(y, yinf, tau, dt);
+    for (int s = 0; s < 5; s++) y = rush_larsen_f32(y, yinf, tau, dt);
     CHECK_NEAR(y, yinf + (1 - yinf) * exp(-10.0 / 0.5), 1e-7, "5 steps of dt = 4 tau vs exact");
     y = 1.0f;
-    for (int s = 0; s < 10; s++) y = rush_larsen(y, yinf, tau, 0.05f);
+    for (int s = 0; s < 10; s++) y = rush_larsen_f32(y, yinf, tau, 0.05f);
     CHECK_NEAR(y, yinf + (1 - yinf) * exp(-0.5 / 0.5), 1e-6, "10 steps of dt = tau/10 vs exact");
 }
 

@@ -23,7 +23,7 @@ static sim *make_sim(void)
     grid_recount(&g);
     model_inst m;
     model_init(&m, model_find("karma"));
-    sim_config cfg = {"cpu", 2, 0.05, {0.1, 0.1, 0.1}};
+    sim_config cfg = {.backend = "cpu", .order = 2, .dt = 0.05, .D = {0.1, 0.1, 0.1}};
     sim *s = sim_create(&g, &m, &cfg, err, sizeof err);
     grid_free(&g);
     float *U = calloc(s->g.ncells, sizeof *U);

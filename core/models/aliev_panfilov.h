@@ -1,4 +1,5 @@
-/* Aliev-Panfilov two-variable model, single source for CPU and GPU.
+/* Aliev-Panfilov two-variable model, single source for CPU and GPU, float and
+ * double (instantiated by core/instances.h; no include guard).
  *
  * Aliev R.R., Panfilov A.V., A simple two-variable model of cardiac
  * excitation, Chaos Solitons Fractals 7(3):293-301 (1996):
@@ -9,24 +10,17 @@
  * mu1 = 0.07, mu2 = 0.3, eps0 = 0.01, k = 8) with t_norm = 1, i.e. their time
  * unit; the paper's physiological mapping (12.9 ms, 100 mV, -80 mV) goes with
  * its own constants (a = 0.15, eps0 = 0.002, mu1 = 0.2). See docs/models.md. */
-#ifndef CARDIAC_MODEL_ALIEV_PANFILOV_H
-#define CARDIAC_MODEL_ALIEV_PANFILOV_H
-#include "../integrators.h"
-
-enum { AP_V, AP_W, AP_NSTATE };
-enum { AP_K, AP_A, AP_B, AP_EPS0, AP_MU1, AP_MU2, AP_TNORM, AP_VNORM, AP_VREST, AP_NPARAM };
+#include "aliev_panfilov_consts.h"
 
 /* One step of one cell: idiff and istim are dV/dt contributions in mV/ms. */
-CARDIAC_HD void aliev_panfilov_step(float *y, float idiff, float istim, float dt, const float *p)
+CARDIAC_HD void R(aliev_panfilov_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
-    float u = (y[AP_V] - p[AP_VREST]) / p[AP_VNORM], w = y[AP_W];
-    float k = p[AP_K];
-    float du = -k * u * (u - p[AP_A]) * (u - 1.0f) - u * w;          /* per model time unit */
-    float eps = p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2]);
-    float dw = eps * (-w - k * u * (u - p[AP_B] - 1.0f));
-    float dV = du * p[AP_VNORM] / p[AP_TNORM] + idiff + istim;        /* mV/ms */
-    y[AP_V] = forward_euler(y[AP_V], dV, dt);
-    y[AP_W] = forward_euler(w, dw / p[AP_TNORM], dt);
+    real u = (y[AP_V] - p[AP_VREST]) / p[AP_VNORM], w = y[AP_W];
+    real k = p[AP_K];
+    real du = -k * u * (u - p[AP_A]) * (u - (real)1) - u * w;          /* per model time unit */
+    real eps = p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2]);
+    real dw = eps * (-w - k * u * (u - p[AP_B] - (real)1));
+    real dV = du * p[AP_VNORM] / p[AP_TNORM] + idiff + istim;          /* mV/ms */
+    y[AP_V] = R(forward_euler)(y[AP_V], dV, dt);
+    y[AP_W] = R(forward_euler)(w, dw / p[AP_TNORM], dt);
 }
-
-#endif

@@ -1,4 +1,5 @@
-/* Karma two-variable model, single source for CPU and GPU.
+/* Karma two-variable model, single source for CPU and GPU, float and double
+ * (instantiated by core/instances.h; no include guard).
  *
  * Karma A., Spiral breakup in model equations of action potential propagation
  * in cardiac tissue, Phys. Rev. Lett. 71:1103 (1993); written as in the thesis
@@ -8,41 +9,36 @@
  *   dU/dt = -U + (1 - tanh(U - uh)) U^2/2 [gamma - (v/vstar)^xm] + I
  *   dv/dt = eps [Theta(U - uv) - v]
  * U and v are dimensionless; the time unit is taken as 1 ms (thesis: dt = 0.05 ms). */
-#ifndef CARDIAC_MODEL_KARMA_H
-#define CARDIAC_MODEL_KARMA_H
-#include "../integrators.h"
-
-enum { KARMA_U, KARMA_V, KARMA_NSTATE };
-enum { KARMA_GAMMA, KARMA_VSTAR, KARMA_XM, KARMA_EPS, KARMA_UH, KARMA_UV, KARMA_NPARAM };
+#include "karma_consts.h"
 
 /* x^m, by repeated squaring when m is a small whole number (the usual case,
- * and much cheaper than powf in the inner loop). */
-CARDIAC_HD float karma_pow(float x, float m)
+ * and much cheaper than pow in the inner loop). The loop has a fixed trip
+ * count so that GPU code runs it without branches; squarings past the highest
+ * bit of m are not used. */
+CARDIAC_HD real R(karma_pow)(real x, real m)
 {
     int n = (int)m;
-    if ((float)n != m || n < 0 || n > 64) return powf(x, m);
-    float r = 1.0f;
-    for (; n; n >>= 1, x *= x)
-        if (n & 1) r *= x;
+    if ((real)n != m || n < 0 || n > 127) return pow(x, m);
+    real r = 1;
+    for (int b = 0; b < 7; b++, x *= x)
+        if (n & (1 << b)) r *= x;
     return r;
 }
 
 /* Excitation source term (everything but the -U decay and the applied current). */
-CARDIAC_HD float karma_excitation(float U, float v, const float *p)
+CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
-    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one expf instead of tanhf */
-    return (1.0f / (1.0f + expf(2.0f * (U - p[KARMA_UH])))) * U * U
-         * (p[KARMA_GAMMA] - karma_pow(v / p[KARMA_VSTAR], p[KARMA_XM]));
+    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh */
+    return ((real)1 / ((real)1 + exp((real)2 * (U - p[KARMA_UH])))) * U * U
+         * (p[KARMA_GAMMA] - R(karma_pow)(v / p[KARMA_VSTAR], p[KARMA_XM]));
 }
 
 /* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt). */
-CARDIAC_HD void karma_step(float *y, float idiff, float istim, float dt, const float *p)
+CARDIAC_HD void R(karma_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
-    float U = y[KARMA_U], v = y[KARMA_V];
-    float dU = -U + karma_excitation(U, v, p) + idiff + istim;
-    float dv = p[KARMA_EPS] * ((U > p[KARMA_UV] ? 1.0f : 0.0f) - v);
-    y[KARMA_U] = forward_euler(U, dU, dt);
-    y[KARMA_V] = forward_euler(v, dv, dt);
+    real U = y[KARMA_U], v = y[KARMA_V];
+    real dU = -U + R(karma_excitation)(U, v, p) + idiff + istim;
+    real dv = p[KARMA_EPS] * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
+    y[KARMA_U] = R(forward_euler)(U, dU, dt);
+    y[KARMA_V] = R(forward_euler)(v, dv, dt);
 }
-
-#endif

@@ -1,0 +1,25 @@
+/* GPU entry points of a build without the CUDA backend (nvcc was not found). */
+#include <stdio.h>
+#include "gpu.h"
+
+const struct backend_ops *backend_cuda_ops(void) { return NULL; }
+
+int cuda_device_count(char *why, size_t len)
+{
+    if (why) snprintf(why, len, "this build has no CUDA backend (nvcc was not found when it was configured)");
+    return 0;
+}
+
+int cuda_gpu_info(gpu_info *info, char *err, size_t errlen)
+{
+    (void)info;
+    cuda_device_count(err, errlen);
+    return -1;
+}
+
+double cuda_copy_bandwidth(size_t bytes, int reps, char *err, size_t errlen)
+{
+    (void)bytes; (void)reps;
+    cuda_device_count(err, errlen);
+    return -1;
+}

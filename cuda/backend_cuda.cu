@@ -1,0 +1,493 @@
+// The CUDA backend: the state lives on the GPU for the whole run; stepping,
+// stimuli, probes and output staging are queued on one compute stream, and
+// output frames go to the host through pinned buffers on a second stream, so
+// writing a frame overlaps the next steps. Every CUDA call is checked; a
+// failure is recorded with sim_fail and raised by the shell as a Lua error.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include "launch.h"
+#include "sim.h"
+
+namespace {
+
+struct probe_dev {
+    const probe *p;
+    size_t *cells;          // device copy of the probe's cells
+    float *rows;            // device buffer of samples not yet copied to the host
+    size_t cap, pending;
+};
+
+struct cuda_data {
+    int layout;
+    size_t esize, nstore;                 // bytes per value, values per state array
+    store_map map;
+    launch_ctx base;                      // the fields that do not change between launches
+    void *state[MODEL_MAX_STATE], *next[MODEL_MAX_STATE];
+    void *istim;
+    int stim_any;
+    std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
+    uint16_t *flags;
+    unsigned long long *bad;
+    cudaStream_t compute, copy;
+    cudaEvent_t ev_snap, ev_copy, t0, t1;
+    float *scratch;                       // one float field, for get/set
+    float *dstage[MODEL_MAX_STATE], *hstage[MODEL_MAX_STATE];
+    int nstage;
+    std::vector<probe_dev> probes;
+    size_t *sample_cells;
+    float *sample_out;
+    size_t sample_cap;
+};
+
+const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock"};
+
+bool check(sim *s, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return true;
+    sim_fail(s, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+    return false;
+}
+#define CU(s, call) check((s), (call), #call)
+
+cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
+
+// Grid to kernel view: 2D grids run as nx x 1 x ny so that the kernels that
+// march along z march along y (the view's linear index equals the grid's).
+void make_view(const grid *g, int n[3], int axis_of[3])
+{
+    if (g->dim == 3) { for (int a = 0; a < 3; a++) { n[a] = g->n[a]; axis_of[a] = a; } return; }
+    n[0] = g->n[0]; axis_of[0] = 0;
+    n[1] = 1; axis_of[1] = -1;
+    n[2] = g->dim == 2 ? g->n[1] : 1; axis_of[2] = g->dim == 2 ? 1 : -1;
+}
+
+// Neighbour flags of every cell (cuda/device_common.cuh) for a masked grid.
+std::vector<uint16_t> neighbour_flags(const grid *g, const int n[3])
+{
+    std::vector<uint16_t> f(g->ncells);
+    const long stride[3] = {1, n[0], (long)n[0] * n[1]};
+    for (size_t c = 0; c < g->ncells; c++) {
+        long pos[3] = {(long)(c % n[0]), (long)(c / n[0] % n[1]), (long)(c / stride[2])};
+        unsigned w = g->mask[c] ? 1u << 15 : 0;
+        for (int a = 0; a < 3; a++) {
+            const int off[4] = {-1, 1, -2, 2};
+            for (int b = 0; b < 4; b++) {
+                long q = pos[a] + off[b];
+                if (q >= 0 && q < n[a] && g->mask[c + off[b] * stride[a]]) w |= 1u << (4 * a + b);
+            }
+        }
+        f[c] = (uint16_t)w;
+    }
+    return f;
+}
+
+int pick_layout(const sim *s)
+{
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        if (!strcmp(s->layout, layout_names[l])) return l;
+    // Default: one thread per cell, the fastest layout measured on the H100 for
+    // every model so far (docs/performance.md): the step is bound by
+    // instruction issue about as much as by memory, so the shared-memory
+    // layouts' extra work costs more than the traffic they save (docs/gpu.md).
+    return LAYOUT_NAIVE;
+}
+
+int default_tsteps(const sim *s) { (void)s; return 2; }
+
+// Thread-block shape per layout; 2D and 1D grids (view y = 1) use rows.
+void block_shape(const sim *s, int layout, int tsteps, const int n[3], int *bx, int *by)
+{
+    if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 512 : 256; *by = 1; return; }
+    switch (layout) {
+    case LAYOUT_TBLOCK: *bx = 32; *by = 16; break;     // best of 32x16, 32x32, 64x8, 64x16 (H100)
+    case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
+    default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
+    }
+    if (s->block[0] > 0) { *bx = s->block[0]; *by = n[1] == 1 ? 1 : s->block[1]; }
+    (void)tsteps;
+}
+
+void format(double bytes, char *buf, size_t len) { format_bytes(bytes, buf, len); }
+
+int fail_init(sim *s, char *err, size_t errlen, const char *what, cudaError_t e)
+{
+    snprintf(err, errlen, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+    (void)s;
+    return -1;
+}
+
+bool dev_alloc(void **p, size_t bytes, char *err, size_t errlen)
+{
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e == cudaSuccess) { cudaMemset(*p, 0, bytes ? bytes : 1); return true; }
+    size_t fr = 0, tot = 0;
+    cudaGetLastError();
+    cudaMemGetInfo(&fr, &tot);
+    char a[32], b[32], c[32];
+    format((double)bytes, a, sizeof a); format((double)fr, b, sizeof b); format((double)tot, c, sizeof c);
+    snprintf(err, errlen, "out of GPU memory: asked for %s, %s free of %s (%s)", a, b, c, cudaGetErrorString(e));
+    *p = nullptr;
+    return false;
+}
+
+}  // namespace
+
+long blocks_wanted(int threads_per_block)
+{
+    static int sms = 0;
+    if (!sms) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) sms = 100;
+    }
+    long per_sm = std::max(1, 2048 / std::max(1, threads_per_block));
+    return 2L * sms * per_sm;
+}
+
+static int cuda_init(sim *s, char *err, size_t errlen)
+{
+    cuda_data *cd = new cuda_data();
+    s->bd = cd;
+    const model_def *d = s->m.def;
+    const grid *g = &s->g;
+    int n[3], axis_of[3];
+    make_view(g, n, axis_of);
+    cd->layout = pick_layout(s);
+    cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
+    if (cd->layout == LAYOUT_TBLOCK && !s->tsteps) s->tsteps = default_tsteps(s);
+    if (cd->layout != LAYOUT_TBLOCK) s->tsteps = 0;
+    snprintf(s->layout, sizeof s->layout, "%s", layout_names[cd->layout]);
+
+    launch_ctx &b = cd->base;
+    memset(&b, 0, sizeof b);
+    b.model = d->id;
+    b.fp64 = s->fp64;
+    b.order = s->order;
+    b.masked = g->ntissue != g->ncells;
+    for (int a = 0; a < 3; a++) b.n[a] = n[a];
+    block_shape(s, cd->layout, s->tsteps, n, &b.bx, &b.by);
+    s->block[0] = b.bx;
+    s->block[1] = b.by;
+    const int r = s->order / 2;
+    if (b.bx * b.by > 1024 || b.bx < 2 * r + 1) {
+        snprintf(err, errlen, "thread block %d x %d is not usable: at most 1024 threads, at least %d along x",
+                 b.bx, b.by, 2 * r + 1);
+        return -1;
+    }
+    if (cd->layout == LAYOUT_TBLOCK) {
+        const int K = s->tsteps;
+        if (b.bx <= 2 * K * r || (n[1] > 1 && b.by <= 2 * K * r)) {
+            snprintf(err, errlen, "layout 'tblock' with tsteps = %d needs thread blocks wider than %d cells", K, 2 * K * r);
+            return -1;
+        }
+    }
+    cd->nstore = g->ncells;
+    if (cd->layout == LAYOUT_TOWER) {
+        tower_geom &t = b.tower;
+        t.tx = b.bx; t.ty = b.by; t.r = r;
+        t.ntx = (n[0] + t.tx - 1) / t.tx;
+        t.nty = (n[1] + t.ty - 1) / t.ty;
+        t.layer_size = (size_t)t.tx * t.ty + 2 * (size_t)r * t.ty;
+        t.total = (size_t)t.ntx * t.nty * n[2] * t.layer_size;
+        cd->nstore = t.total;
+    }
+    cd->map.layout = cd->layout;
+    for (int a = 0; a < 3; a++) cd->map.n[a] = n[a];
+    cd->map.tower = b.tower;
+
+    // Check the whole allocation against free device memory before starting.
+    const int nnext = cd->layout == LAYOUT_TBLOCK ? d->nstate : 1;
+    double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * g->ncells +
+                  (b.masked ? 2.0 * g->ncells : 0) + 4.0 * g->ncells;
+    size_t fr = 0, tot = 0;
+    cudaError_t e = cudaSetDevice(0);
+    if (e == cudaSuccess) e = cudaMemGetInfo(&fr, &tot);
+    if (e != cudaSuccess) return fail_init(s, err, errlen, "cudaMemGetInfo", e);
+    if (need > (double)fr) {
+        char a1[32], a2[32], a3[32];
+        format(need, a1, sizeof a1); format((double)fr, a2, sizeof a2); format((double)tot, a3, sizeof a3);
+        snprintf(err, errlen, "out of GPU memory: the simulation needs %s on the GPU (%zu cells x %d states, %s, "
+                 "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, s->fp64 ? "fp64" : "fp32",
+                 layout_names[cd->layout], a2, a3);
+        return -1;
+    }
+    if ((e = cudaStreamCreateWithFlags(&cd->compute, cudaStreamNonBlocking)) != cudaSuccess ||
+        (e = cudaStreamCreateWithFlags(&cd->copy, cudaStreamNonBlocking)) != cudaSuccess ||
+        (e = cudaEventCreateWithFlags(&cd->ev_snap, cudaEventDisableTiming)) != cudaSuccess ||
+        (e = cudaEventCreateWithFlags(&cd->ev_copy, cudaEventDisableTiming)) != cudaSuccess ||
+        (e = cudaEventCreate(&cd->t0)) != cudaSuccess || (e = cudaEventCreate(&cd->t1)) != cudaSuccess)
+        return fail_init(s, err, errlen, "creating streams and events", e);
+    b.stream = cd->compute;
+    for (int v = 0; v < d->nstate; v++)
+        if (!dev_alloc(&cd->state[v], cd->esize * cd->nstore, err, errlen)) return -1;
+    for (int v = 0; v < d->nstate; v++) {
+        if (cd->layout != LAYOUT_TBLOCK && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
+        if (!dev_alloc(&cd->next[v], cd->esize * cd->nstore, err, errlen)) return -1;
+    }
+    if (!dev_alloc(&cd->istim, cd->esize * g->ncells, err, errlen) ||
+        !dev_alloc((void **)&cd->scratch, sizeof(float) * g->ncells, err, errlen) ||
+        !dev_alloc((void **)&cd->bad, sizeof(unsigned long long), err, errlen))
+        return -1;
+    cudaMemset(cd->bad, 0xff, sizeof(unsigned long long));
+    if (b.masked) {
+        std::vector<uint16_t> f = neighbour_flags(g, n);
+        if (!dev_alloc((void **)&cd->flags, 2 * g->ncells, err, errlen)) return -1;
+        cudaMemcpy(cd->flags, f.data(), 2 * g->ncells, cudaMemcpyHostToDevice);
+        b.flags = cd->flags;
+    }
+    b.bad = cd->bad;
+    // resting state: every stored value, halo copies included, is the rest value
+    for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, d->rest[v], cd->compute);
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return fail_init(s, err, errlen, "initialising the state", e);
+    if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }
+    return 0;
+}
+
+static void cuda_free(sim *s)
+{
+    cuda_data *cd = data(s);
+    if (!cd) return;
+    cudaDeviceSynchronize();
+    for (int v = 0; v < MODEL_MAX_STATE; v++) {
+        if (cd->next[v] && cd->next[v] != cd->state[v]) cudaFree(cd->next[v]);
+        cudaFree(cd->state[v]);
+        cudaFree(cd->dstage[v]);
+        if (cd->hstage[v]) cudaFreeHost(cd->hstage[v]);
+    }
+    for (size_t *p : cd->stim_cells) cudaFree(p);
+    for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
+    cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags);
+    cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
+    if (cd->compute) cudaStreamDestroy(cd->compute);
+    if (cd->copy) cudaStreamDestroy(cd->copy);
+    for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1})
+        if (ev) cudaEventDestroy(ev);
+    delete cd;
+    s->bd = nullptr;
+}
+
+// Launch fields that may change between calls: D, dt, parameters, stimulus.
+static launch_ctx current_ctx(sim *s)
+{
+    cuda_data *cd = data(s);
+    launch_ctx c = cd->base;
+    int n[3], axis_of[3];
+    make_view(&s->g, n, axis_of);
+    for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
+    c.dt = s->dt;
+    for (int q = 0; q < s->m.def->nparam; q++) c.p[q] = s->m.p[q];
+    c.istim = cd->stim_any ? cd->istim : nullptr;
+    return c;
+}
+
+static void cuda_step(sim *s, long nsteps)
+{
+    cuda_data *cd = data(s);
+    if (s->failed || nsteps <= 0) return;
+    const int ns = s->m.def->nstate, vi = s->m.def->vindex;
+    launch_ctx c = current_ctx(s);
+    long done = 0;
+    while (done < nsteps) {
+        int k = 1;
+        if (cd->layout == LAYOUT_TBLOCK) k = (int)std::min<long>(s->tsteps, nsteps - done);
+        for (int v = 0; v < ns; v++) { c.in[v] = cd->state[v]; c.out[v] = cd->next[v]; }
+        c.tsteps = k;
+        c.step0 = s->nstep + done;
+        switch (cd->layout) {
+        case LAYOUT_NAIVE: launch_naive(c); break;
+        case LAYOUT_WINDOW: launch_window(c); break;
+        case LAYOUT_TOWER: launch_tower(c); break;
+        default: launch_tblock(c); break;
+        }
+        for (int v = 0; v < ns; v++)
+            if (cd->next[v] != cd->state[v] || v == vi) std::swap(cd->state[v], cd->next[v]);
+        done += k;
+    }
+    CU(s, cudaGetLastError());
+}
+
+static void flush_probes(sim *s)
+{
+    cuda_data *cd = data(s);
+    for (probe_dev &pd : cd->probes) {
+        if (!pd.pending) continue;
+        probe *p = (probe *)pd.p;
+        size_t row = p->nvars * p->ncells;
+        CU(s, cudaMemcpy(p->data + p->nready * row, pd.rows, pd.pending * row * sizeof(float),
+                         cudaMemcpyDeviceToHost));
+        p->nready += pd.pending;
+        pd.pending = 0;
+    }
+}
+
+static void cuda_sync(sim *s)
+{
+    cuda_data *cd = data(s);
+    if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
+    unsigned long long key = ~0ull;
+    if (!CU(s, cudaMemcpy(&key, cd->bad, sizeof key, cudaMemcpyDeviceToHost))) return;
+    if (key != ~0ull && s->bad_cell < 0) {
+        s->bad_cell = (long)(key & ((1ull << 36) - 1));
+        s->bad_step = (long)(key >> 36);
+        s->bad_var = 0;
+        for (int v = 0; v < s->m.def->nstate; v++) {
+            float x;
+            size_t c = (size_t)s->bad_cell;
+            s->be->sample(s, v, &c, 1, &x);
+            if (!std::isfinite(x)) { s->bad_var = v; break; }
+        }
+    }
+    flush_probes(s);
+}
+
+static void cuda_stim_changed(sim *s)
+{
+    cuda_data *cd = data(s);
+    while (cd->stim_cells.size() < s->nstims) {
+        const stimulus &st = s->stims[cd->stim_cells.size()];
+        size_t *p = nullptr;
+        if (!CU(s, cudaMalloc(&p, std::max<size_t>(1, st.ncells) * sizeof(size_t)))) return;
+        CU(s, cudaMemcpy(p, st.cells, st.ncells * sizeof(size_t), cudaMemcpyHostToDevice));
+        cd->stim_cells.push_back(p);
+    }
+    cd->stim_any = 0;
+    for (size_t q = 0; q < s->nstims; q++)
+        stimulus_scatter(s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, 0, 0, cd->compute);
+    for (size_t q = 0; q < s->nstims; q++) {
+        if (!s->stim_on[q]) continue;
+        cd->stim_any = 1;
+        stimulus_scatter(s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, s->stims[q].amplitude, 1,
+                         cd->compute);
+    }
+    CU(s, cudaGetLastError());
+}
+
+static void cuda_get_field(sim *s, int var, float *dst)
+{
+    cuda_data *cd = data(s);
+    export_field(cd->map, s->fp64, cd->state[var], cd->scratch, cd->compute);
+    CU(s, cudaMemcpyAsync(dst, cd->scratch, s->g.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
+static void cuda_set_field(sim *s, int var, const float *src)
+{
+    cuda_data *cd = data(s);
+    CU(s, cudaMemcpyAsync(cd->scratch, src, s->g.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
+    import_field(cd->map, s->fp64, cd->scratch, cd->state[var], cd->compute);
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
+static bool ensure_sample_space(sim *s, size_t n)
+{
+    cuda_data *cd = data(s);
+    if (n <= cd->sample_cap) return true;
+    cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
+    cd->sample_cap = std::max<size_t>(n, 1024);
+    return CU(s, cudaMalloc(&cd->sample_cells, cd->sample_cap * sizeof(size_t))) &&
+           CU(s, cudaMalloc(&cd->sample_out, cd->sample_cap * sizeof(float)));
+}
+
+static void cuda_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
+{
+    cuda_data *cd = data(s);
+    if (!n || !ensure_sample_space(s, n)) return;
+    CU(s, cudaMemcpyAsync(cd->sample_cells, cells, n * sizeof(size_t), cudaMemcpyHostToDevice, cd->compute));
+    gather_cells(cd->map, s->fp64, cd->state[var], cd->sample_cells, n, cd->sample_out, cd->compute);
+    CU(s, cudaMemcpyAsync(dst, cd->sample_out, n * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
+static probe_dev *probe_data(sim *s, const probe *p)
+{
+    cuda_data *cd = data(s);
+    for (probe_dev &pd : cd->probes)
+        if (pd.p == p) return &pd;
+    probe_dev pd = {p, nullptr, nullptr, 4096, 0};
+    if (!CU(s, cudaMalloc(&pd.cells, p->ncells * sizeof(size_t))) ||
+        !CU(s, cudaMemcpy(pd.cells, p->cells, p->ncells * sizeof(size_t), cudaMemcpyHostToDevice)) ||
+        !CU(s, cudaMalloc(&pd.rows, pd.cap * p->nvars * p->ncells * sizeof(float))))
+        return nullptr;
+    cd->probes.push_back(pd);
+    return &cd->probes.back();
+}
+
+// Queues the gather of one probe sample; samples reach p->data at the next sync.
+static void cuda_probe_record(sim *s, probe *p, size_t row)
+{
+    cuda_data *cd = data(s);
+    probe_dev *pd = probe_data(s, p);
+    if (!pd) return;
+    if (pd->pending == pd->cap) cuda_sync(s);
+    if (row != p->nready + pd->pending) { sim_fail(s, "probe '%s': samples out of order", p->name); return; }
+    float *dst = pd->rows + pd->pending * p->nvars * p->ncells;
+    for (int v = 0; v < p->nvars; v++)
+        gather_cells(cd->map, s->fp64, cd->state[p->vars[v]], pd->cells, p->ncells, dst + v * p->ncells,
+                     cd->compute);
+    pd->pending++;
+    CU(s, cudaGetLastError());
+}
+
+static void cuda_snapshot(sim *s, const int *vars, int nvars)
+{
+    cuda_data *cd = data(s);
+    const size_t bytes = s->g.ncells * sizeof(float);
+    for (int q = cd->nstage; q < nvars; q++) {
+        if (cudaMalloc(&cd->dstage[q], bytes) != cudaSuccess || cudaMallocHost(&cd->hstage[q], bytes) != cudaSuccess) {
+            char b[32];
+            format((double)bytes, b, sizeof b);
+            cudaGetLastError();
+            sim_fail(s, "out of memory for output staging buffers (%s per field, on the GPU and pinned on the host)", b);
+            return;
+        }
+        cd->nstage = q + 1;
+    }
+    for (int q = 0; q < nvars; q++) export_field(cd->map, s->fp64, cd->state[vars[q]], cd->dstage[q], cd->compute);
+    CU(s, cudaEventRecord(cd->ev_snap, cd->compute));
+    CU(s, cudaStreamWaitEvent(cd->copy, cd->ev_snap, 0));
+    for (int q = 0; q < nvars; q++)
+        CU(s, cudaMemcpyAsync(cd->hstage[q], cd->dstage[q], bytes, cudaMemcpyDeviceToHost, cd->copy));
+    CU(s, cudaEventRecord(cd->ev_copy, cd->copy));
+}
+
+static const float *cuda_snapshot_field(sim *s, int q)
+{
+    cuda_data *cd = data(s);
+    if (!CU(s, cudaEventSynchronize(cd->ev_copy))) return nullptr;
+    return cd->hstage[q];
+}
+
+static double cuda_time_steps(sim *s, long nsteps)
+{
+    cuda_data *cd = data(s);
+    float ms = -1;
+    CU(s, cudaEventRecord(cd->t0, cd->compute));
+    cuda_step(s, nsteps);
+    CU(s, cudaEventRecord(cd->t1, cd->compute));
+    if (CU(s, cudaEventSynchronize(cd->t1))) CU(s, cudaEventElapsedTime(&ms, cd->t0, cd->t1));
+    return ms;
+}
+
+extern "C" const backend_ops *backend_cuda_ops(void)
+{
+    static backend_ops ops;
+    if (!ops.name) {
+        ops.name = "cuda";
+        ops.init = cuda_init;
+        ops.step = cuda_step;
+        ops.sync = cuda_sync;
+        ops.stim_changed = cuda_stim_changed;
+        ops.get_field = cuda_get_field;
+        ops.set_field = cuda_set_field;
+        ops.sample = cuda_sample;
+        ops.probe_record = cuda_probe_record;
+        ops.snapshot = cuda_snapshot;
+        ops.snapshot_field = cuda_snapshot_field;
+        ops.time_steps = cuda_time_steps;
+        ops.free = cuda_free;
+    }
+    return &ops;
+}

@@ -1,0 +1,138 @@
+// Device code shared by all step kernels: the typed kernel arguments, the
+// neighbour flags that carry the no-flux boundary, the diffusion term, and
+// the link to the single-source cell models of core/models/.
+#ifndef CARDIAC_CUDA_DEVICE_COMMON_CUH
+#define CARDIAC_CUDA_DEVICE_COMMON_CUH
+#include "launch.h"
+#include "instances.h"
+
+// Neighbour flags: per view axis a, 4 bits at 4a: neighbour -1, +1, -2, +2 is
+// tissue inside the box. Bit 15: the cell itself is tissue. Full boxes compute
+// them from the position; masked grids store them per cell (built once).
+enum { FLAG_SELF = 1u << 15 };
+
+__device__ __forceinline__ unsigned box_axis_flags(int q, int n)
+{
+    return (unsigned)(q > 0) | (unsigned)(q < n - 1) << 1 | (unsigned)(q > 1) << 2 |
+           (unsigned)(q < n - 2) << 3;
+}
+
+__device__ __forceinline__ unsigned box_flags(int i, int j, int k, const int *n)
+{
+    return box_axis_flags(i, n[0]) | box_axis_flags(j, n[1]) << 4 | box_axis_flags(k, n[2]) << 8 |
+           FLAG_SELF;
+}
+
+// Flags of a cell of a full box: all set for cells at least ORDER/2 cells away
+// from every face (the common case, tested with 6 comparisons), else
+// box_flags. Axes of size 1 have no neighbours and are skipped by the kernels.
+template <int ORDER>
+__device__ __forceinline__ unsigned full_box_flags(int i, int j, int k, const int *n)
+{
+    constexpr int R = ORDER / 2;
+    const bool inner = i >= R && i < n[0] - R && (n[1] == 1 || (j >= R && j < n[1] - R)) &&
+                       (n[2] == 1 || (k >= R && k < n[2] - R));
+    return inner ? 0xFFFFu : box_flags(i, j, k, n);
+}
+
+// The boundary rule of core/stencil_rule.h in each precision.
+__device__ __forceinline__ float axis_rule(float v0, float m1, float p1, float m2, float p2, unsigned f, int order)
+{
+    return stencil_axis_rule_f32(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1, order);
+}
+__device__ __forceinline__ double axis_rule(double v0, double m1, double p1, double m2, double p2, unsigned f, int order)
+{
+    return stencil_axis_rule_f64(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1, order);
+}
+
+// Second difference along one axis from the values around the cell and the
+// 4 flag bits of that axis; neighbours whose flag is 0 are not used.
+template <class T, int ORDER>
+__device__ __forceinline__ T axis_term(T v0, T m1, T p1, T m2, T p2, unsigned f)
+{
+    const unsigned all = ORDER == 2 ? 0x3u : 0xFu;
+    if ((f & all) == all) {
+        if (ORDER == 2) return p1 + m1 - (T)2 * v0;
+        return (-p2 + (T)16 * p1 - (T)30 * v0 + (T)16 * m1 - m2) * ((T)1 / (T)12);
+    }
+    return axis_rule(v0, m1, p1, m2, p2, f, ORDER);
+}
+
+// Diffusion term of a cell with all neighbours in tissue, from a pointer Vc to
+// the cell in an array with strides (1, sy, sz): the common case, without the
+// flag logic.
+template <class T, int ORDER>
+__device__ __forceinline__ T interior_axis(const T *Vc, ptrdiff_t s)
+{
+    const T v0 = Vc[0];
+    if (ORDER == 2) return Vc[s] + Vc[-s] - (T)2 * v0;
+    return (-Vc[2 * s] + (T)16 * Vc[s] - (T)30 * v0 + (T)16 * Vc[-s] - Vc[-2 * s]) * ((T)1 / (T)12);
+}
+
+template <class T, int ORDER>
+__device__ __forceinline__ T interior_diffusion(const T *Vc, ptrdiff_t sy, ptrdiff_t sz, const T *coef, const int *n)
+{
+    T diff = coef[0] * interior_axis<T, ORDER>(Vc, 1);
+    if (n[1] > 1) diff += coef[1] * interior_axis<T, ORDER>(Vc, sy);
+    if (n[2] > 1) diff += coef[2] * interior_axis<T, ORDER>(Vc, sz);
+    return diff;
+}
+
+// Typed kernel arguments for model M in precision T.
+template <class M, class T>
+struct step_args {
+    T *in[M::nstate];
+    T *out[M::nstate];
+    const T *istim;
+    const uint16_t *flags;
+    T coef[3];
+    T dt;
+    T p[M::nparam];
+    int n[3];
+    long long step0;
+    unsigned long long *bad;
+    tower_geom tower;
+    int tsteps;
+};
+
+template <class M, class T>
+step_args<M, T> make_args(const launch_ctx &c)
+{
+    step_args<M, T> a;
+    for (int v = 0; v < M::nstate; v++) { a.in[v] = (T *)c.in[v]; a.out[v] = (T *)c.out[v]; }
+    a.istim = (const T *)c.istim;
+    a.flags = c.flags;
+    for (int d = 0; d < 3; d++) { a.coef[d] = (T)c.coef[d]; a.n[d] = c.n[d]; }
+    a.dt = (T)c.dt;
+    for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];
+    a.step0 = c.step0;
+    a.bad = c.bad;
+    a.tower = c.tower;
+    a.tsteps = c.tsteps;
+    return a;
+}
+
+// Records the first non-finite state: key = step << 36 | cell.
+template <int NS, class T>
+__device__ __forceinline__ void check_finite(const T *y, size_t c, long long step, unsigned long long *bad)
+{
+    bool ok = true;
+#pragma unroll
+    for (int v = 0; v < NS; v++) ok &= isfinite(y[v]);
+    if (!ok) atomicMin(bad, (unsigned long long)step << 36 | (unsigned long long)c);
+}
+
+// One cell model as a type: its sizes and its step in both precisions,
+// generated from CARDIAC_MODELS (core/models/list.h).
+#define CARDIAC_MODEL_TYPE(name, NS, NP, VI)                                                             \
+    struct name##_model {                                                                         \
+        enum { nstate = NS, nparam = NP, vindex = VI };                                        \
+        static __device__ __forceinline__ void step(float *y, float d, float s, float dt,         \
+                                                    const float *p) { name##_step_f32(y, d, s, dt, p); } \
+        static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
+                                                    const double *p) { name##_step_f64(y, d, s, dt, p); } \
+    };
+CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
+#undef CARDIAC_MODEL_TYPE
+
+#endif

@@ -1,0 +1,72 @@
+// Host-side description of one kernel launch, shared by the CUDA backend
+// (cuda/backend_cuda.cu) and the kernel files, which turn it into typed
+// template arguments (cuda/dispatch.cuh).
+#ifndef CARDIAC_CUDA_LAUNCH_H
+#define CARDIAC_CUDA_LAUNCH_H
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include "model.h"
+
+// Data layouts of the state on the GPU (docs/gpu.md).
+enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_COUNT };
+
+// Geometry of the towerDS layout (thesis 4.3): the x-y plane is cut into
+// tx x ty tiles; each tile's column of cells along z is a tower, stored as z
+// layers of layer_size values: tx*ty core cells, then r*ty copies of the
+// cells left of the tile and r*ty right of it (the x halo), so that a block
+// reads its x neighbours from consecutive addresses.
+struct tower_geom {
+    int tx, ty;          // tile (block) size
+    int ntx, nty;        // towers along x and y
+    int r;               // halo width (stencil order / 2)
+    size_t layer_size;   // tx*ty + 2*r*ty
+    size_t total;        // values per state array
+};
+
+struct launch_ctx {
+    model_id model;
+    int fp64, order, masked;
+    int n[3];                         // view dimensions (x fastest; 2D grids run as nx x 1 x ny)
+    void *in[MODEL_MAX_STATE];        // state at time n
+    void *out[MODEL_MAX_STATE];       // where the state at n + steps goes (== in for in-place states)
+    const void *istim;                // stimulus current per cell (row-major), or null when none is on
+    const uint16_t *flags;            // neighbour flags per cell (masked grids), else null
+    double coef[3];                   // D/h^2 per view axis, 1/ms
+    double dt;
+    double p[MODEL_MAX_PARAM];
+    long long step0;                  // steps taken before this launch (for NaN reports)
+    unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
+    int bx, by;                       // thread block shape
+    int tsteps;                       // time steps in this launch (tblock)
+    tower_geom tower;
+    cudaStream_t stream;
+};
+
+// Each launcher queues one kernel on ctx.stream.
+void launch_naive(const launch_ctx &ctx);
+void launch_window(const launch_ctx &ctx);
+void launch_tower(const launch_ctx &ctx);
+void launch_tblock(const launch_ctx &ctx);
+
+// Layout conversions and small kernels (cuda/layout_kernels.cu). Index maps
+// take the row-major cell index c (the same in the grid and in the view).
+struct store_map {
+    int layout;
+    int n[3];
+    tower_geom tower;
+};
+// dst[c] (float, row-major) = src at cell c, for all cells.
+void export_field(const store_map &m, int fp64, const void *src, float *dst, cudaStream_t st);
+// dst at cell c = src[c]; for towers also fills the x-halo copies.
+void import_field(const store_map &m, int fp64, const float *src, void *dst, cudaStream_t st);
+// dst[q] = src at cells[q] (float).
+void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
+                  float *dst, cudaStream_t st);
+// dst[0 .. n) = value.
+void fill_field(int fp64, void *dst, size_t n, double value, cudaStream_t st);
+// istim[cells[q]] = 0, or += amp when add.
+void stimulus_scatter(int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
+                      cudaStream_t st);
+
+#endif
