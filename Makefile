@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-dev libpng-dev zlib1g-dev hdf5-tools
 
-.PHONY: run test build deps clean
+.PHONY: run test build deps clean bench perf-doc
 run: build
 	$(BUILD)/cardiac protocols/quickstart.lua
 
@@ -16,6 +16,15 @@ build: deps
 
 deps:
 	@./scripts/install-deps.sh $(PACKAGES)
+
+# On a machine with an NVIDIA GPU: GPU tests, then the full benchmark (CSV under results/).
+bench: build
+	cd $(BUILD) && ctest --output-on-failure -L gpu
+	$(BUILD)/cardiac protocols/benchmark.lua full results/benchmark.csv
+
+# Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/.
+perf-doc: build
+	$(BUILD)/cardiac scripts/performance_doc.lua
 
 clean:
 	rm -rf $(BUILD)

@@ -417,6 +417,26 @@ static int sim_add_stimulus_l(lua_State *L)
 
 /* ---- probes -------------------------------------------------------------- */
 
+/* Reads opts.vars (a list of state names; default: V) into vars; returns the count. */
+static int read_vars(lua_State *L, sim *s, int opts, int *vars, const char *fn)
+{
+    int nv = 0;
+    if (!args_field(L, opts, "vars")) {
+        vars[0] = s->m.def->vindex;
+        return 1;
+    }
+    if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'vars' must be a list of state names", fn);
+    int t = lua_gettop(L);
+    for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
+        lua_rawgeti(L, t, q);
+        vars[nv++] = var_index(L, s, lua_gettop(L), fn);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (!nv) cardiac_error(L, "%s: 'vars' is empty", fn);
+    return nv;
+}
+
 static int sim_probe(lua_State *L)
 {
     static const char *const keys[] = {"name", "cells", "points", "region", "vars", "every", "interval", NULL};
@@ -449,20 +469,14 @@ static int sim_probe(lua_State *L)
         }
     }
     if (nsel != 1) { free(cells); cardiac_error(L, "%s: give exactly one of 'cells', 'points' or 'region'", fn); }
-    if (n == 0) cardiac_error(L, "%s: the probe selects no cells", fn);
-    int vars[MODEL_MAX_STATE], nv = 0;
-    if (args_field(L, 2, "vars")) {
-        if (!lua_istable(L, -1)) { free(cells); cardiac_error(L, "%s: 'vars' must be a list of state names", fn); }
-        int t = lua_gettop(L);
-        for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
-            lua_rawgeti(L, t, q);
-            vars[nv++] = var_index(L, s, lua_gettop(L), fn);
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        vars[nv++] = s->m.def->vindex;
-    }
+    if (n == 0) { free(cells); cardiac_error(L, "%s: the probe selects no cells", fn); }
+    int vars[MODEL_MAX_STATE];
+    /* cells is malloc'd: keep it reachable from Lua so an error in 'vars' frees it */
+    size_t *held = lua_newuserdatauv(L, n * sizeof *cells, 0);
+    memcpy(held, cells, n * sizeof *cells);
+    free(cells);
+    cells = held;
+    int nv = read_vars(L, s, 2, vars, fn);
     long every = args_integer(L, 2, fn, "every", 1, 0, 1);
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
@@ -470,7 +484,6 @@ static int sim_probe(lua_State *L)
         if (every < 1) every = 1;
     }
     probe *p = sim_add_probe(s, name, cells, n, vars, nv, every);
-    free(cells);
     lprobe *lp = lua_newuserdatauv(L, sizeof *lp, 1);
     lp->p = p;
     luaL_setmetatable(L, PROBE_MT);
@@ -574,20 +587,7 @@ static int sim_output(lua_State *L)
         if (cfg.every < 1) cfg.every = 1;
     }
     if (!cfg.every) cardiac_error(L, "%s: missing 'every' (steps between frames) or 'interval' (ms between frames)", fn);
-    int vars[MODEL_MAX_STATE], nv = 0;
-    if (args_field(L, 2, "vars")) {
-        if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'vars' must be a list of state names", fn);
-        int t = lua_gettop(L);
-        for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
-            lua_rawgeti(L, t, q);
-            vars[nv++] = var_index(L, s, lua_gettop(L), fn);
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-        if (!nv) cardiac_error(L, "%s: 'vars' is empty", fn);
-    } else {
-        vars[nv++] = s->m.def->vindex;
-    }
+    int vars[MODEL_MAX_STATE], nv = read_vars(L, s, 2, vars, fn);
     cfg.vars = vars;
     cfg.nvars = nv;
     cfg.overwrite = args_boolean(L, 2, fn, "overwrite", 0);

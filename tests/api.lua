@@ -110,5 +110,24 @@ check(fh:read(8) == "\137PNG\r\n\26\n", "PNG written")
 fh:close()
 os.execute("rm -rf " .. tmp)
 
+-- precision: the same planar wave in fp32 and fp64 (CPU); diff, benchmark and the new fields
+do
+  local mesh = cardiac.mesh{n = {60, 8}, dx = 0.25}
+  local function wave(precision)
+    local s = cardiac.simulation{mesh = mesh, model = "karma", D = 0.1, precision = precision}
+    s:set("U", 3, cardiac.slab{axis = "x", from = 0, to = 1})
+    s:run(40)
+    return s
+  end
+  local s32, s64 = wave("fp32"), wave("fp64")
+  local dmax, drms = s32:diff(s64)
+  check(s32.precision == "fp32" and s64.precision == "fp64" and s64.layout == nil, "precision field")
+  check(dmax > 0 and dmax < 1e-3 and drms < dmax, ("fp32 vs fp64 after 800 steps: max |dU| %.1e"):format(dmax))
+  check(s32:diff(s32) == 0, "a simulation equals itself")
+  local t0 = s32.steps
+  local b = s32:benchmark{steps = 20, ["repeat"] = 3, warmup = 5}
+  check(#b.times == 3 and b.median > 0 and b.per_step > 0 and s32.steps == t0 + 65, "benchmark times and advances")
+end
+
 print(string.format("%d passed, %d failed", pass, fail))
 if fail > 0 then os.exit(1) end
