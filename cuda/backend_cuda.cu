@@ -97,7 +97,7 @@ int pick_layout(const sim *s)
 int default_tsteps(const sim *s) { (void)s; return 2; }
 
 // Thread-block shape per layout; 2D and 1D grids (view y = 1) use rows.
-void block_shape(const sim *s, int layout, int tsteps, const int n[3], int *bx, int *by)
+void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
 {
     if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 512 : 256; *by = 1; return; }
     switch (layout) {
@@ -106,15 +106,11 @@ void block_shape(const sim *s, int layout, int tsteps, const int n[3], int *bx, 
     default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
     }
     if (s->block[0] > 0) { *bx = s->block[0]; *by = n[1] == 1 ? 1 : s->block[1]; }
-    (void)tsteps;
 }
 
-void format(double bytes, char *buf, size_t len) { format_bytes(bytes, buf, len); }
-
-int fail_init(sim *s, char *err, size_t errlen, const char *what, cudaError_t e)
+int fail_init(char *err, size_t errlen, const char *what, cudaError_t e)
 {
     snprintf(err, errlen, "CUDA error in %s: %s", what, cudaGetErrorString(e));
-    (void)s;
     return -1;
 }
 
@@ -126,7 +122,7 @@ bool dev_alloc(void **p, size_t bytes, char *err, size_t errlen)
     cudaGetLastError();
     cudaMemGetInfo(&fr, &tot);
     char a[32], b[32], c[32];
-    format((double)bytes, a, sizeof a); format((double)fr, b, sizeof b); format((double)tot, c, sizeof c);
+    format_bytes((double)bytes, a, sizeof a); format_bytes((double)fr, b, sizeof b); format_bytes((double)tot, c, sizeof c);
     snprintf(err, errlen, "out of GPU memory: asked for %s, %s free of %s (%s)", a, b, c, cudaGetErrorString(e));
     *p = nullptr;
     return false;
@@ -167,7 +163,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.order = s->order;
     b.masked = g->ntissue != g->ncells;
     for (int a = 0; a < 3; a++) b.n[a] = n[a];
-    block_shape(s, cd->layout, s->tsteps, n, &b.bx, &b.by);
+    block_shape(s, cd->layout, n, &b.bx, &b.by);
     s->block[0] = b.bx;
     s->block[1] = b.by;
     const int r = s->order / 2;
@@ -204,10 +200,10 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     size_t fr = 0, tot = 0;
     cudaError_t e = cudaSetDevice(0);
     if (e == cudaSuccess) e = cudaMemGetInfo(&fr, &tot);
-    if (e != cudaSuccess) return fail_init(s, err, errlen, "cudaMemGetInfo", e);
+    if (e != cudaSuccess) return fail_init(err, errlen, "cudaMemGetInfo", e);
     if (need > (double)fr) {
         char a1[32], a2[32], a3[32];
-        format(need, a1, sizeof a1); format((double)fr, a2, sizeof a2); format((double)tot, a3, sizeof a3);
+        format_bytes(need, a1, sizeof a1); format_bytes((double)fr, a2, sizeof a2); format_bytes((double)tot, a3, sizeof a3);
         snprintf(err, errlen, "out of GPU memory: the simulation needs %s on the GPU (%zu cells x %d states, %s, "
                  "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, s->fp64 ? "fp64" : "fp32",
                  layout_names[cd->layout], a2, a3);
@@ -218,7 +214,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         (e = cudaEventCreateWithFlags(&cd->ev_snap, cudaEventDisableTiming)) != cudaSuccess ||
         (e = cudaEventCreateWithFlags(&cd->ev_copy, cudaEventDisableTiming)) != cudaSuccess ||
         (e = cudaEventCreate(&cd->t0)) != cudaSuccess || (e = cudaEventCreate(&cd->t1)) != cudaSuccess)
-        return fail_init(s, err, errlen, "creating streams and events", e);
+        return fail_init(err, errlen, "creating streams and events", e);
     b.stream = cd->compute;
     for (int v = 0; v < d->nstate; v++)
         if (!dev_alloc(&cd->state[v], cd->esize * cd->nstore, err, errlen)) return -1;
@@ -241,7 +237,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     // resting state: every stored value, halo copies included, is the rest value
     for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, d->rest[v], cd->compute);
     e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) return fail_init(s, err, errlen, "initialising the state", e);
+    if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
     if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }
     return 0;
 }
@@ -438,7 +434,7 @@ static void cuda_snapshot(sim *s, const int *vars, int nvars)
     for (int q = cd->nstage; q < nvars; q++) {
         if (cudaMalloc(&cd->dstage[q], bytes) != cudaSuccess || cudaMallocHost(&cd->hstage[q], bytes) != cudaSuccess) {
             char b[32];
-            format((double)bytes, b, sizeof b);
+            format_bytes((double)bytes, b, sizeof b);
             cudaGetLastError();
             sim_fail(s, "out of memory for output staging buffers (%s per field, on the GPU and pinned on the host)", b);
             return;
