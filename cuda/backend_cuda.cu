@@ -97,11 +97,14 @@ int pick_layout(const sim *s)
 int default_tsteps(const sim *s) { (void)s; return 2; }
 
 // Thread-block shape per layout; 2D and 1D grids (view y = 1) use rows.
-void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
+void block_shape(const sim *s, int layout, int tsteps, const int n[3], int *bx, int *by)
 {
     if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 512 : 256; *by = 1; return; }
     switch (layout) {
-    case LAYOUT_TBLOCK: *bx = 32; *by = 16; break;     // best of 32x16, 32x32, 64x8, 64x16 (H100)
+    case LAYOUT_TBLOCK:                                // best of 32x16, 32x32, 64x8, 64x16 (H100),
+        *bx = 32;                                      // taller when the halo (K*R each side) needs it
+        *by = 2 * tsteps * (s->order / 2) < 12 ? 16 : 32;
+        break;
     case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
     default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
     }
@@ -163,7 +166,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.order = s->order;
     b.masked = g->ntissue != g->ncells;
     for (int a = 0; a < 3; a++) b.n[a] = n[a];
-    block_shape(s, cd->layout, n, &b.bx, &b.by);
+    block_shape(s, cd->layout, s->tsteps, n, &b.bx, &b.by);
     s->block[0] = b.bx;
     s->block[1] = b.by;
     const int r = s->order / 2;

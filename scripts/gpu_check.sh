@@ -10,7 +10,10 @@ bin=.device/build/cardiac
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$out/gpu.txt" 2>&1
 status=0
 if [ "$mode" != "bench" ]; then
-  OMP_NUM_THREADS=16 $bin tests/gpu_agreement.lua > "$out/gpu_agreement.log" 2>&1 || status=1
+  if ! OMP_NUM_THREADS=16 $bin tests/gpu_agreement.lua > "$out/gpu_agreement.log" 2>&1; then
+    status=1
+    echo "GPU TESTS FAILED:"; tail -5 "$out/gpu_agreement.log"
+  fi
   grep -E "FAIL|largest|passed" "$out/gpu_agreement.log" | tail -20
 fi
 if [ "$mode" != "tests" ]; then
