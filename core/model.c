@@ -2,9 +2,9 @@
 #include <string.h>
 #include "model.h"
 
-#define DECLARE(name, nstate, nparam, vindex) extern const model_def model_##name;
+#define DECLARE(name, nstate, nparam, vindex, params) extern const model_def model_##name;
 CARDIAC_MODELS(DECLARE)
-#define ENTRY(name, nstate, nparam, vindex) &model_##name,
+#define ENTRY(name, nstate, nparam, vindex, params) &model_##name,
 static const model_def *const registry[] = {CARDIAC_MODELS(ENTRY)};
 
 size_t model_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -15,7 +15,7 @@ typedef void (*cell_step_f32)(float *y, float idiff, float istim, float dt, cons
 typedef void (*cell_step_f64)(double *y, double idiff, double istim, double dt, const double *p);
 
 /* Model identifiers, one per entry of CARDIAC_MODELS (core/models/list.h). */
-#define MODEL_ID_ENUM(name, nstate, nparam, vindex) MODEL_ID_##name,
+#define MODEL_ID_ENUM(name, nstate, nparam, vindex, params) MODEL_ID_##name,
 typedef enum { CARDIAC_MODELS(MODEL_ID_ENUM) MODEL_ID_COUNT } model_id;
 #undef MODEL_ID_ENUM
 

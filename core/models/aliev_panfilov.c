@@ -1,4 +1,5 @@
-/* Aliev-Panfilov model metadata; equations in aliev_panfilov.h. */
+/* Aliev-Panfilov model metadata; equations in aliev_panfilov.h, parameters in
+ * aliev_panfilov_consts.h. */
 #include "../instances.h"
 #include "../model.h"
 
@@ -7,17 +8,7 @@ static const var_info states[AP_NSTATE] = {
     {"v", "1", "recovery variable"},
 };
 static const double rest[AP_NSTATE] = {-80.0, 0.0};
-static const param_info params[AP_NPARAM] = {
-    {"k", "1", "excitation rate constant", 8.0, 0.0},
-    {"a", "1", "excitation threshold", 0.1, 0.0},
-    {"b", "1", "recovery nullcline offset", 0.1, -1e30},
-    {"eps0", "1", "baseline recovery rate", 0.01, 0.0},
-    {"mu1", "1", "recovery rate factor", 0.07, 0.0},
-    {"mu2", "1", "recovery rate offset", 0.3, 1e-6},
-    {"t_norm", "ms", "milliseconds per model time unit (12.9 with the 1996 constants)", 1.0, 1e-6},
-    {"vm_norm", "mV", "millivolts per unit of u", 100.0, 1e-6},
-    {"vm_rest", "mV", "resting potential", -80.0, -1e30},
-};
+static const param_info params[AP_NPARAM] = {AP_PARAMS(CARDIAC_PARAM_INFO)};
 
 const model_def model_aliev_panfilov = {
     .id = MODEL_ID_aliev_panfilov,

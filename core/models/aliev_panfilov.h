@@ -15,12 +15,14 @@
 /* One step of one cell: idiff and istim are dV/dt contributions in mV/ms. */
 CARDIAC_HD void R(aliev_panfilov_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
-    real u = (y[AP_V] - p[AP_VREST]) / p[AP_VNORM], w = y[AP_W];
+    /* divisions by parameters are written as products with their inverses,
+     * constants when the GPU folds the default parameters */
+    real u = (y[AP_V] - p[AP_VREST]) * ((real)1 / p[AP_VNORM]), w = y[AP_W];
     real k = p[AP_K];
     real du = -k * u * (u - p[AP_A]) * (u - (real)1) - u * w;          /* per model time unit */
     real eps = p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2]);
     real dw = eps * (-w - k * u * (u - p[AP_B] - (real)1));
-    real dV = du * p[AP_VNORM] / p[AP_TNORM] + idiff + istim;          /* mV/ms */
+    real dV = du * (p[AP_VNORM] / p[AP_TNORM]) + idiff + istim;        /* mV/ms */
     y[AP_V] = R(forward_euler)(y[AP_V], dV, dt);
-    y[AP_W] = R(forward_euler)(w, dw / p[AP_TNORM], dt);
+    y[AP_W] = R(forward_euler)(w, dw * ((real)1 / p[AP_TNORM]), dt);
 }

@@ -1,4 +1,4 @@
-/* Karma model metadata; equations in karma.h. Parameter values: docs/models.md. */
+/* Karma model metadata; equations in karma.h, parameters in karma_consts.h. */
 #include "../instances.h"
 #include "../model.h"
 
@@ -7,14 +7,7 @@ static const var_info states[KARMA_NSTATE] = {
     {"v", "1", "recovery (slow ionic gating) variable"},
 };
 static const double rest[KARMA_NSTATE] = {0.0, 0.0};
-static const param_info params[KARMA_NPARAM] = {
-    {"gamma", "1", "excitability A* (Karma 1993)", 1.5415, 0.0},
-    {"vstar", "1", "recovery scale n_B", 0.525, 1e-6},
-    {"xm", "1", "recovery exponent M (restitution steepness)", 10.0, 0.0},
-    {"eps", "1/ms", "recovery rate epsilon = tau_E/tau_n", 0.01, 0.0},
-    {"uh", "1", "centre of the tanh switch", 3.0, -1e30},
-    {"uv", "1", "threshold of the Heaviside step Theta(U - uv)", 1.0, -1e30},
-};
+static const param_info params[KARMA_NPARAM] = {KARMA_PARAMS(CARDIAC_PARAM_INFO)};
 
 const model_def model_karma = {
     .id = MODEL_ID_karma,

@@ -29,8 +29,9 @@ CARDIAC_HD real R(karma_pow)(real x, real m)
 CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
     /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh */
+    /* v * (1/vstar): a constant when the GPU folds the default parameters */
     return ((real)1 / ((real)1 + exp((real)2 * (U - p[KARMA_UH])))) * U * U
-         * (p[KARMA_GAMMA] - R(karma_pow)(v / p[KARMA_VSTAR], p[KARMA_XM]));
+         * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
 /* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt). */

@@ -1,13 +1,14 @@
-/* The built-in cell models as an X-macro: X(name, number of states, number of parameters, index of V). The
+/* The built-in cell models as an X-macro: X(name, number of states, number of parameters, index of V,
+ * parameter list X-macro of models/<name>_consts.h). The
  * registry (core/model.c) and the CUDA backend's kernel dispatch
- * (cuda/model_dispatch.cuh) are generated from this one list. */
+ * (cuda/dispatch.cuh) are generated from this one list. */
 #ifndef CARDIAC_MODELS_LIST_H
 #define CARDIAC_MODELS_LIST_H
 #include "karma_consts.h"
 #include "aliev_panfilov_consts.h"
 
 #define CARDIAC_MODELS(X) \
-    X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U) \
-    X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V)
+    X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U, KARMA_PARAMS) \
+    X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V, AP_PARAMS)
 
 #endif
