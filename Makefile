@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-dev libpng-dev zlib1g-dev hdf5-tools
 
-.PHONY: run test build deps clean bench perf-doc
+.PHONY: run test build deps clean bench perf-doc device-bundle
 run: build
 	$(BUILD)/cardiac protocols/quickstart.lua
 
@@ -25,6 +25,13 @@ bench: build
 # Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/.
 perf-doc: build
 	$(BUILD)/cardiac scripts/performance_doc.lua
+
+# The binary and the libraries the GPU machine lacks, in .device/ (under the
+# 64 MiB that the device tool carries; ../shared/device/README.md).
+device-bundle: build
+	rm -rf .device
+	../shared/device/bundle.sh $(BUILD) .device
+	cd .device/build && rm -rf CMakeFiles core cuda shell tests Testing
 
 clean:
 	rm -rf $(BUILD)

@@ -87,24 +87,27 @@ int pick_layout(const sim *s)
 {
     for (int l = 0; l < LAYOUT_COUNT; l++)
         if (!strcmp(s->layout, layout_names[l])) return l;
-    // Default: one thread per cell, the fastest layout measured on the H100 for
-    // every model so far (docs/performance.md): the step is bound by
-    // instruction issue about as much as by memory, so the shared-memory
-    // layouts' extra work costs more than the traffic they save (docs/gpu.md).
-    return LAYOUT_NAIVE;
+    // Default: the fastest layout measured on the H100 (docs/performance.md).
+    // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
+    // third of the bytes per step and whose tiles are long rows with little
+    // halo. Volumes and fp64: one thread per cell; with tiles of 32 x 32
+    // cells, recomputing the halo costs temporal blocking about what it saves
+    // in traffic, and in fp64 its register queues spill (docs/gpu.md).
+    int n[3], axis_of[3];
+    make_view(&s->g, n, axis_of);
+    return !s->fp64 && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
 }
 
-int default_tsteps(const sim *s) { (void)s; return 2; }
+int default_tsteps(const sim *s) { (void)s; return 3; }
 
-// Thread-block shape per layout; 2D and 1D grids (view y = 1) use rows.
-void block_shape(const sim *s, int layout, int tsteps, const int n[3], int *bx, int *by)
+// Thread-block shape per layout, in threads (a tblock thread holds 2 cells
+// along x); 2D and 1D grids (view y = 1) use rows. The tblock shapes are the
+// fastest of `cardiac protocols/benchmark.lua tune` on the H100.
+void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
 {
-    if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 512 : 256; *by = 1; return; }
-    switch (layout) {
-    case LAYOUT_TBLOCK:                                // best of 32x16, 32x32, 64x8, 64x16 (H100),
-        *bx = 32;                                      // taller when the halo (K*R each side) needs it
-        *by = 2 * tsteps * (s->order / 2) < 12 ? 16 : 32;
-        break;
+    if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
+    else switch (layout) {
+    case LAYOUT_TBLOCK: *bx = 16; *by = 32; break;   // tiles of 32 x 32 cells
     case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
     default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
     }
@@ -133,7 +136,7 @@ bool dev_alloc(void **p, size_t bytes, char *err, size_t errlen)
 
 }  // namespace
 
-long blocks_wanted(int threads_per_block)
+static int sm_count()
 {
     static int sms = 0;
     if (!sms) {
@@ -141,8 +144,13 @@ long blocks_wanted(int threads_per_block)
         cudaGetDevice(&dev);
         if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) sms = 100;
     }
+    return sms;
+}
+
+long blocks_wanted(int threads_per_block)
+{
     long per_sm = std::max(1, 2048 / std::max(1, threads_per_block));
-    return 2L * sms * per_sm;
+    return 2L * sm_count() * per_sm;
 }
 
 static int cuda_init(sim *s, char *err, size_t errlen)
@@ -166,7 +174,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.order = s->order;
     b.masked = g->ntissue != g->ncells;
     for (int a = 0; a < 3; a++) b.n[a] = n[a];
-    block_shape(s, cd->layout, s->tsteps, n, &b.bx, &b.by);
+    if ((long long)n[0] * n[1] >= 1LL << 30) {   // the kernels index within a plane with 32 bits
+        snprintf(err, errlen, "grid planes of %d x %d cells are too large for the cuda backend (at most 2^30 cells)",
+                 n[0], n[1]);
+        return -1;
+    }
+    block_shape(s, cd->layout, n, &b.bx, &b.by);
     s->block[0] = b.bx;
     s->block[1] = b.by;
     const int r = s->order / 2;
@@ -177,8 +190,11 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     }
     if (cd->layout == LAYOUT_TBLOCK) {
         const int K = s->tsteps;
-        if (b.bx <= 2 * K * r || (n[1] > 1 && b.by <= 2 * K * r)) {
-            snprintf(err, errlen, "layout 'tblock' with tsteps = %d needs thread blocks wider than %d cells", K, 2 * K * r);
+        const int cells_x = b.bx * tblock_cells_per_thread();
+        if (cells_x <= 2 * K * r || (n[1] > 1 && b.by <= 2 * K * r)) {
+            snprintf(err, errlen,
+                     "layout 'tblock' with tsteps = %d needs tiles of more than %d cells each way (block = {%d, %d} "
+                     "threads make %d x %d cells)", K, 2 * K * r, b.bx, b.by, cells_x, b.by);
             return -1;
         }
     }
@@ -277,7 +293,11 @@ static launch_ctx current_ctx(sim *s)
     make_view(&s->g, n, axis_of);
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
     c.dt = s->dt;
-    for (int q = 0; q < s->m.def->nparam; q++) c.p[q] = s->m.p[q];
+    c.fold = 1;
+    for (int q = 0; q < s->m.def->nparam; q++) {
+        c.p[q] = s->m.p[q];
+        c.fold &= s->m.p[q] == s->m.def->params[q].value;
+    }
     c.istim = cd->stim_any ? cd->istim : nullptr;
     return c;
 }

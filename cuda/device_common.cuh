@@ -62,7 +62,7 @@ __device__ __forceinline__ T axis_term(T v0, T m1, T p1, T m2, T p2, unsigned f)
 // the cell in an array with strides (1, sy, sz): the common case, without the
 // flag logic.
 template <class T, int ORDER>
-__device__ __forceinline__ T interior_axis(const T *Vc, ptrdiff_t s)
+__device__ __forceinline__ T interior_axis(const T *Vc, int s)
 {
     const T v0 = Vc[0];
     if (ORDER == 2) return Vc[s] + Vc[-s] - (T)2 * v0;
@@ -70,7 +70,7 @@ __device__ __forceinline__ T interior_axis(const T *Vc, ptrdiff_t s)
 }
 
 template <class T, int ORDER>
-__device__ __forceinline__ T interior_diffusion(const T *Vc, ptrdiff_t sy, ptrdiff_t sz, const T *coef, const int *n)
+__device__ __forceinline__ T interior_diffusion(const T *Vc, int sy, int sz, const T *coef, const int *n)
 {
     T diff = coef[0] * interior_axis<T, ORDER>(Vc, 1);
     if (n[1] > 1) diff += coef[1] * interior_axis<T, ORDER>(Vc, sy);
@@ -122,17 +122,38 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
     if (!ok) atomicMin(bad, (unsigned long long)step << 36 | (unsigned long long)c);
 }
 
-// One cell model as a type: its sizes and its step in both precisions,
-// generated from CARDIAC_MODELS (core/models/list.h).
-#define CARDIAC_MODEL_TYPE(name, NS, NP, VI)                                                             \
+// One cell model as a type: its sizes, its step in both precisions and its
+// default parameters, generated from CARDIAC_MODELS (core/models/list.h).
+#define CARDIAC_MODEL_TYPE(name, NS, NP, VI, PL)                                                  \
     struct name##_model {                                                                         \
         enum { nstate = NS, nparam = NP, vindex = VI };                                        \
         static __device__ __forceinline__ void step(float *y, float d, float s, float dt,         \
                                                     const float *p) { name##_step_f32(y, d, s, dt, p); } \
         static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
                                                     const double *p) { name##_step_f64(y, d, s, dt, p); } \
+        template <class T> static __device__ __forceinline__ void defaults(T *p)                 \
+        {                                                                                         \
+            const double d[NP] = {PL(CARDIAC_PARAM_VALUE)};                                      \
+            for (int q = 0; q < NP; q++) p[q] = (T)d[q];                                          \
+        }                                                                                         \
     };
 CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
 #undef CARDIAC_MODEL_TYPE
+
+// The parameters a kernel passes to its model: the launch's values, or, when
+// FOLD (launch_ctx.fold: the values are the model's defaults), the defaults
+// as compile-time constants, which the compiler folds into the equations
+// (an integer exponent becomes a few multiplications, a division by a
+// parameter a multiplication). Both hold the same values in precision T.
+template <class M, class T, bool FOLD>
+__device__ __forceinline__ void model_params(const step_args<M, T> &a, T *p)
+{
+    if (FOLD) {
+        M::template defaults<T>(p);
+    } else {
+#pragma unroll
+        for (int q = 0; q < M::nparam; q++) p[q] = a.p[q];
+    }
+}
 
 #endif

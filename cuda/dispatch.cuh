@@ -1,21 +1,32 @@
 // From a runtime launch description to a typed kernel instantiation: model
-// (from CARDIAC_MODELS), precision, stencil order and whether the grid has a
-// mask. A kernel file defines a functor F with
-//   template <class M, class T, int ORDER, bool MASKED> static void run(const launch_ctx &)
+// (from CARDIAC_MODELS), precision, stencil order, whether the grid has a
+// mask and, for functors that declare `static constexpr bool folds = true`,
+// whether the parameters are the model's defaults (folded at compile time,
+// device_common.cuh). A kernel file defines a functor F with
+//   template <class M, class T, int ORDER, bool MASKED, bool FOLD> static void run(const launch_ctx &)
 // and calls dispatch<F>(ctx).
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include "device_common.cuh"
 
+template <class F, class M, class T, int ORDER, bool MASKED>
+void dispatch_fold(const launch_ctx &c)
+{
+    if constexpr (F::folds) {
+        if (c.fold) return F::template run<M, T, ORDER, MASKED, true>(c);
+    }
+    F::template run<M, T, ORDER, MASKED, false>(c);
+}
+
 template <class F, class M, class T>
 void dispatch_variant(const launch_ctx &c)
 {
     if (c.order == 2) {
-        if (c.masked) F::template run<M, T, 2, true>(c);
-        else F::template run<M, T, 2, false>(c);
+        if (c.masked) dispatch_fold<F, M, T, 2, true>(c);
+        else dispatch_fold<F, M, T, 2, false>(c);
     } else {
-        if (c.masked) F::template run<M, T, 4, true>(c);
-        else F::template run<M, T, 4, false>(c);
+        if (c.masked) dispatch_fold<F, M, T, 4, true>(c);
+        else dispatch_fold<F, M, T, 4, false>(c);
     }
 }
 
@@ -23,7 +34,7 @@ template <class F>
 void dispatch(const launch_ctx &c)
 {
     switch (c.model) {
-#define CARDIAC_DISPATCH_CASE(name, NS, NP, VI)                                                \
+#define CARDIAC_DISPATCH_CASE(name, NS, NP, VI, PL)                                               \
     case MODEL_ID_##name:                                                                  \
         if (c.fp64) dispatch_variant<F, name##_model, double>(c);                          \
         else dispatch_variant<F, name##_model, float>(c);                                  \

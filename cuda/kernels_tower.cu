@@ -70,7 +70,8 @@ __global__ void k_tower(const step_args<M, T> a, int zc)
 }
 
 struct tower_launch {
-    template <class M, class T, int ORDER, bool MASKED>
+    static constexpr bool folds = false;   // the thesis layouts as they were
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
     static void run(const launch_ctx &c)
     {
         const int R = ORDER / 2, ry = c.n[1] > 1 ? R : 0;

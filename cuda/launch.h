@@ -35,6 +35,7 @@ struct launch_ctx {
     double coef[3];                   // D/h^2 per view axis, 1/ms
     double dt;
     double p[MODEL_MAX_PARAM];
+    int fold;                         // p holds the model's defaults (kernels may fold them)
     long long step0;                  // steps taken before this launch (for NaN reports)
     unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
     int bx, by;                       // thread block shape
@@ -48,6 +49,8 @@ void launch_naive(const launch_ctx &ctx);
 void launch_window(const launch_ctx &ctx);
 void launch_tower(const launch_ctx &ctx);
 void launch_tblock(const launch_ctx &ctx);
+// Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
+int tblock_cells_per_thread();
 
 // Layout conversions and small kernels (cuda/layout_kernels.cu). Index maps
 // take the row-major cell index c (the same in the grid and in the view).

@@ -1,5 +1,5 @@
 -- GPU benchmark of the monodomain step (issue: CUDA backend on one GPU).
---   cardiac protocols/benchmark.lua [quick|full] [results.csv]
+--   cardiac protocols/benchmark.lua [quick|full|tune] [results.csv]
 -- For each case and layout: set the paper's initial condition, run 2,000
 -- steps with probes to check accuracy against the one-step-per-kernel
 -- ("naive") fp32 result (final V and activation times), then time the
@@ -8,13 +8,16 @@
 -- bytes a step must move (every state read and written once), the ratio to the
 -- GPU's measured copy bandwidth, and the time for 1 s of activity (20,000
 -- steps at dt = 0.05 ms) against real time. "full" also times whole
--- 20,000-step runs (3 repetitions) for the headline cases.
+-- 20,000-step runs (3 repetitions) for the headline cases; "tune" sweeps the
+-- temporal-blocking depth and thread-block shape on the Karma 256^3 case
+-- (how the defaults of cuda/backend_cuda.cu were chosen).
 -- Writes a CSV (default results/benchmark.csv) that scripts/performance_doc.lua
 -- turns into docs/performance.md.
 local measure = require("measure")
 local mode = arg and arg[1] or "full"
 local csv_path = arg and arg[2] or "results/benchmark.csv"
-assert(mode == "quick" or mode == "full", "usage: cardiac protocols/benchmark.lua [quick|full] [results.csv]")
+assert(mode == "quick" or mode == "full" or mode == "tune",
+       "usage: cardiac protocols/benchmark.lua [quick|full|tune] [results.csv]")
 local gpu = assert(cardiac.gpu())
 cardiac.quiet = true
 local copy_bw = cardiac.copy_bandwidth(2 ^ 30, 20)
@@ -25,9 +28,12 @@ print(("%s, %d SMs, %.1f GB memory, driver %s, runtime %s; copy bandwidth %.0f G
 -- The cases. Karma: thesis eqs. 5.4-5.5 (v = 0.5 everywhere, U = 3 in the
 -- first 5% of z), D dt / h^2 = 0.02 as in thesis eq. 5.1. Aliev-Panfilov:
 -- Unat, Cai & Baden's 4096^2 mesh, a planar wave from the left edge.
-local function karma_case(n, order, precision)
+-- params: parameters off the defaults (the GPU then runs the kernels' general
+-- variant instead of the one with the default parameters folded in)
+local function karma_case(n, order, precision, params)
   return {
-    name = ("karma %d^3 %s order %d"):format(n, precision, order), model = "karma", n = {n, n, n}, dx = 0.5,
+    name = ("karma%s %d^3 %s order %d"):format(params and "*" or "", n, precision, order), model = "karma",
+    params = params, n = {n, n, n}, dx = 0.5,
     D = 0.1, dt = 0.05, order = order, precision = precision, var = "U", thr = 1.0,
     init = function(sim)
       sim:set("v", 0.5)
@@ -49,17 +55,35 @@ local all_layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock",
 local plan
 if mode == "quick" then
   plan = {
-    {case = karma_case(256, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 2}}},
-    {case = ap_case(4096, "fp32"), layouts = {{"naive"}, {"tblock", 2}}},
+    {case = karma_case(256, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}}},
+    {case = ap_case(4096, "fp32"), layouts = {{"naive"}, {"tblock", 3}}},
   }
+elseif mode == "tune" then
+  local layouts = {{"naive"}}
+  for K = 1, 4 do
+    for _, b in ipairs{{16, 32}, {32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}} do
+      -- block = threads; a tblock thread holds 2 cells along x
+      if 2 * b[1] > 2 * K and b[2] > 2 * K then layouts[#layouts + 1] = {"tblock", K, block = b} end
+    end
+  end
+  plan = {
+    {case = karma_case(256, 2, "fp32"), layouts = layouts},
+    {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tblock", 2}, {"tblock", 3}}},
+  }
+  local ap = {{"naive"}}
+  for K = 1, 4 do
+    for _, b in ipairs{{128, 1}, {256, 1}, {512, 1}} do ap[#ap + 1] = {"tblock", K, block = b} end
+  end
+  plan[#plan + 1] = {case = ap_case(4096, "fp32"), layouts = ap}
 else
   plan = {
-    {case = karma_case(256, 2, "fp32"), layouts = all_layouts, full = {{"naive"}, {"tblock", 2}}},
+    {case = karma_case(256, 2, "fp32"), layouts = all_layouts, full = {{"naive"}, {"tblock", 3}}},
+    {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tblock", 3}}},
     {case = karma_case(256, 4, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock", 2}}},
-    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 2}},
+    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}},
      full = {{"naive"}}},
     {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tblock", 2}}},
-    {case = ap_case(4096, "fp32"), layouts = all_layouts},
+    {case = ap_case(4096, "fp32"), layouts = all_layouts, full = {{"tblock", 3}}},
     {case = ap_case(4096, "fp64"), layouts = all_layouts},
   }
 end
@@ -74,7 +98,8 @@ end
 
 local function make(case, layout, tsteps, block)
   local mesh = cardiac.mesh{n = case.n, dx = case.dx}
-  local sim = cardiac.simulation{mesh = mesh, model = case.model, dt = case.dt, D = case.D, stencil = case.order,
+  local sim = cardiac.simulation{mesh = mesh, model = cardiac.model(case.model, case.params), dt = case.dt,
+                                 D = case.D, stencil = case.order,
                                  backend = "cuda", precision = case.precision, layout = layout, tsteps = tsteps,
                                  block = block}
   case.init(sim)

@@ -74,7 +74,8 @@ const help_entry help_entries[] = {
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
 "  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
-"  tsteps = 1..4 steps per kernel); the default is the fastest for the model (docs/gpu.md).\n"
+"  tsteps = 1..4 steps per kernel); the default is the fastest measured: tblock with\n"
+"  tsteps = 3 on fp32 2D sheets, naive otherwise (docs/gpu.md).\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, stencil, output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           add_stimulus, probe, output, close_output, png, benchmark, close."},
