@@ -136,7 +136,7 @@ bool dev_alloc(void **p, size_t bytes, char *err, size_t errlen)
 
 }  // namespace
 
-static int sm_count()
+long blocks_wanted(int threads_per_block)
 {
     static int sms = 0;
     if (!sms) {
@@ -144,13 +144,8 @@ static int sm_count()
         cudaGetDevice(&dev);
         if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) sms = 100;
     }
-    return sms;
-}
-
-long blocks_wanted(int threads_per_block)
-{
     long per_sm = std::max(1, 2048 / std::max(1, threads_per_block));
-    return 2L * sm_count() * per_sm;
+    return 2L * sms * per_sm;
 }
 
 static int cuda_init(sim *s, char *err, size_t errlen)

@@ -13,8 +13,9 @@
 // Skew: level l computes plane z - l*S at the iteration that loads plane z,
 // with S = R + 1. Then every value a level reads was produced in an earlier
 // iteration, so one __syncthreads per iteration suffices (not one per level),
-// and the load of plane z is consumed only at the next iteration, hiding its
-// latency. A level's planes live in a ring of S + 1 shared slots: written at
+// and the load of plane z, issued at the top of its iteration, is first
+// needed at the end of it (where it enters level 0's queue and shared plane),
+// after the K levels' work. A level's planes live in a ring of S + 1 shared slots: written at
 // iteration z into slot z, read at z + S from the slot after the current one.
 #include "marching.cuh"
 
