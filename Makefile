@@ -1,7 +1,7 @@
 # Quick start wrapper: `make run` and `make test` install what is missing, build, and run.
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
-PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-dev libpng-dev zlib1g-dev hdf5-tools
+PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools
 
 .PHONY: run test build deps clean bench perf-doc device-bundle
 run: build
@@ -31,6 +31,11 @@ perf-doc: build
 device-bundle: build
 	rm -rf .device
 	../shared/device/bundle.sh $(BUILD) .device
+	# the parallel HDF5 build's own needs (curl and its TLS/LDAP stack) that the
+	# GPU machine's Ubuntu may lack; MPI, CUDA and the C runtime come from there
+	for l in $$(ldd $(BUILD)/cardiac | awk '/=>/ {print $$3}'); do case $$(basename $$l) in \
+	  libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libmpi*|libopen-*|libhwloc*|libevent*|libz.so*|\
+	  libreadline*|libtinfo*|libpng16*|libgomp*|libudev*|libresolv*) ;; *) cp -Lu $$l .device/lib/ ;; esac; done
 	cd .device/build && rm -rf CMakeFiles core cuda shell tests Testing
 
 clean:

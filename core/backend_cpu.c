@@ -1,10 +1,12 @@
 /* CPU backend: state in host memory as one array per state variable (float or
- * double), one fused reaction-diffusion sweep per step, OpenMP over rows.
- * Everything runs synchronously, so sync has nothing to wait for. */
+ * double), one fused reaction-diffusion sweep per step over the owned cells,
+ * OpenMP over rows, then the halo exchange of V when the grid is split over
+ * ranks. Everything runs synchronously, so sync has nothing to wait for. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "halo.h"
 #include "sim.h"
 
 static inline void model_step_f32(const model_def *d, float *y, float diff, float istim, float dt,
@@ -42,7 +44,7 @@ static void set_value(const cpu_data *cd, void *a, size_t c, double x)
 
 static int cpu_init(sim *s, char *err, size_t errlen)
 {
-    const size_t N = s->g.ncells;
+    const size_t N = s->lg.ncells;
     const model_def *d = s->m.def;
     cpu_data *cd = calloc(1, sizeof *cd);
     if (!cd) return -1;
@@ -73,14 +75,16 @@ static void cpu_step(sim *s, long nsteps)
 {
     cpu_data *cd = s->bd;
     const int vi = s->m.def->vindex, ns = s->m.def->nstate;
-    for (long q = 0; q < nsteps && s->bad_cell < 0; q++) {
+    /* split over ranks, every rank takes every step (the exchange pairs them up) */
+    for (long q = 0; q < nsteps && (s->bad_cell < 0 || s->dc.nranks > 1); q++) {
         long bad = cd->esize == 8
             ? cpu_sweep_f64(s, (double *const *)cd->var, cd->vnext, cd->istim)
             : cpu_sweep_f32(s, (float *const *)cd->var, cd->vnext, cd->istim);
         void *tmp = cd->var[vi];
         cd->var[vi] = cd->vnext;
         cd->vnext = tmp;
-        if (bad == LONG_MAX) continue;
+        halo_exchange(s, &vi, 1);
+        if (bad == LONG_MAX || s->bad_cell >= 0) continue;
         s->bad_cell = bad;
         s->bad_step = s->nstep + q + 1;
         s->bad_var = 0;
@@ -109,14 +113,14 @@ static void cpu_stim_changed(sim *s)
 static void cpu_get_field(sim *s, int var, float *dst)
 {
     cpu_data *cd = s->bd;
-    if (cd->esize == 4) { memcpy(dst, cd->var[var], s->g.ncells * sizeof(float)); return; }
-    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)((double *)cd->var[var])[c];
+    if (cd->esize == 4) { memcpy(dst, cd->var[var], s->lg.ncells * sizeof(float)); return; }
+    for (size_t c = 0; c < s->lg.ncells; c++) dst[c] = (float)((double *)cd->var[var])[c];
 }
 
 static void cpu_set_field(sim *s, int var, const float *src)
 {
     cpu_data *cd = s->bd;
-    for (size_t c = 0; c < s->g.ncells; c++) set_value(cd, cd->var[var], c, src[c]);
+    for (size_t c = 0; c < s->lg.ncells; c++) set_value(cd, cd->var[var], c, src[c]);
 }
 
 static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
@@ -128,7 +132,10 @@ static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *ds
 static void cpu_probe_record(sim *s, probe *p, size_t row)
 {
     float *dst = p->data + row * p->nvars * p->ncells;
-    for (int v = 0; v < p->nvars; v++) cpu_sample(s, p->vars[v], p->cells, p->ncells, dst + v * p->ncells);
+    cpu_data *cd = s->bd;
+    for (int v = 0; v < p->nvars; v++)
+        for (size_t c = 0; c < p->ncells; c++)
+            dst[v * p->ncells + c] = p->lcells[c] < 0 ? 0.0f : (float)get_value(cd, cd->var[p->vars[v]], p->lcells[c]);
     p->nready = row + 1;
 }
 
@@ -136,7 +143,7 @@ static void cpu_snapshot(sim *s, const int *vars, int nvars)
 {
     cpu_data *cd = s->bd;
     for (int q = 0; q < nvars; q++) {
-        if (!cd->snap[q]) cd->snap[q] = malloc(s->g.ncells * sizeof(float));
+        if (!cd->snap[q]) cd->snap[q] = malloc(s->lg.ncells * sizeof(float));
         if (!cd->snap[q]) { sim_fail(s, "out of memory for an output frame"); return; }
         cpu_get_field(s, vars[q], cd->snap[q]);
     }
@@ -156,6 +163,19 @@ static double cpu_time_steps(sim *s, long nsteps)
     return (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) * 1e-6;
 }
 
+/* Copies a face of var between the state and a host buffer (core/halo.h). */
+static void cpu_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
+{
+    cpu_data *cd = s->bd;
+    unsigned char *a = cd->var[var], *h = host;
+    const size_t e = cd->esize, len = f->blocklen * e;
+    for (size_t b = 0; b < f->nblocks; b++) {
+        unsigned char *x = a + (f->offset + b * f->pitch) * e, *y = h + b * len;
+        if (to_host) memcpy(y, x, len);
+        else memcpy(x, y, len);
+    }
+}
+
 const backend_ops backend_cpu = {
     .name = "cpu",
     .init = cpu_init,
@@ -169,5 +189,8 @@ const backend_ops backend_cpu = {
     .snapshot = cpu_snapshot,
     .snapshot_field = cpu_snapshot_field,
     .time_steps = cpu_time_steps,
+    .face_copy = cpu_face_copy,
+    .host_alloc = malloc,
+    .host_free = free,
     .free = cpu_free,
 };

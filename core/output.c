@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "output.h"
+#include "par.h"
 #include "sim.h"
 #include "version.h"
 
@@ -19,7 +20,15 @@ struct h5out {
     long last_step;
     double *times;
     hid_t dset[MODEL_MAX_STATE], tset, sset;
+    hid_t dxpl;           /* data transfer: collective MPI-IO under MPI (every rank calls every write) */
 };
+
+/* Under MPI every rank opens the one file through MPI-IO and takes part in
+ * every call (metadata operations are collective in parallel HDF5); rank 0
+ * writes what all ranks hold (attributes, mask, times, probes), each rank the
+ * cells it owns of every frame. In one process the same code writes
+ * everything. */
+static int writer(void) { return par_rank() == 0; }
 
 static void attr_str(hid_t obj, const char *name, const char *val)
 {
@@ -78,8 +87,8 @@ static hid_t extensible(hid_t loc, const char *name, hid_t type, int rank, const
     return d;
 }
 
-/* Appends count rows (each row_elems long) to an extensible dataset. */
-static int append_rows(hid_t d, hid_t memtype, const void *data, hsize_t count)
+/* Appends count rows to an extensible dataset; rank 0's rows are written. */
+static int append_rows(hid_t d, hid_t dxpl, hid_t memtype, const void *data, hsize_t count)
 {
     hid_t sp = H5Dget_space(d);
     int rank = H5Sget_simple_extent_ndims(sp);
@@ -94,7 +103,34 @@ static int append_rows(hid_t d, hid_t memtype, const void *data, hsize_t count)
     hid_t fs = H5Dget_space(d);
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
     hid_t ms = H5Screate_simple(rank, cnt, NULL);
-    herr_t e = H5Dwrite(d, memtype, ms, fs, H5P_DEFAULT, data);
+    if (!writer()) { H5Sselect_none(fs); H5Sselect_none(ms); }
+    herr_t e = H5Dwrite(d, memtype, ms, fs, dxpl, data);
+    H5Sclose(ms); H5Sclose(fs);
+    return e < 0 ? -1 : 0;
+}
+
+/* Appends one frame of a field: each rank writes the cells it owns, from its
+ * stored part (s->lg) of the field. */
+static int append_frame(hid_t d, hid_t dxpl, const sim *s, const float *field)
+{
+    hid_t sp = H5Dget_space(d);
+    hsize_t dims[4];
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+    H5Sclose(sp);
+    const hsize_t frame = dims[0]++;
+    if (H5Dset_extent(d, dims) < 0) return -1;
+    hsize_t fstart[4] = {frame}, cnt[4] = {1}, mdims[3], mstart[3];
+    for (int a = 0; a < 3; a++) {
+        fstart[3 - a] = (hsize_t)s->dc.lo[a];
+        cnt[3 - a] = (hsize_t)(s->dc.hi[a] - s->dc.lo[a]);
+        mdims[2 - a] = (hsize_t)s->lg.n[a];
+        mstart[2 - a] = (hsize_t)s->own_lo[a];
+    }
+    hid_t fs = H5Dget_space(d);
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, fstart, NULL, cnt, NULL);
+    hid_t ms = H5Screate_simple(3, mdims, NULL);
+    H5Sselect_hyperslab(ms, H5S_SELECT_SET, mstart, NULL, cnt + 1, NULL);
+    herr_t e = H5Dwrite(d, H5T_NATIVE_FLOAT, ms, fs, dxpl, field);
     H5Sclose(ms); H5Sclose(fs);
     return e < 0 ? -1 : 0;
 }
@@ -117,6 +153,7 @@ static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg)
     time_t now = time(NULL);
     char when[64];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    par_bcast(when, sizeof when);   /* attribute values must agree across ranks */
     attr_str(f, "created", when);
     attr_str(f, "script_name", cfg->script_name ? cfg->script_name : "(interactive)");
     attr_str(f, "script", cfg->script ? cfg->script : "");
@@ -131,19 +168,34 @@ static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg)
     H5Gclose(g);
 }
 
+/* The checks and folders before creating the file, on rank 0 (whose verdict
+ * every rank shares: the others would see the file rank 0 just made). */
+static int prepare_path(const h5out_config *cfg, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (writer()) {
+        struct stat st;
+        if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
+            snprintf(err, errlen, "output file '%s' exists; pass overwrite = true to replace it", cfg->path);
+            rc = -1;
+        } else if (mkdirs(cfg->path) != 0) {
+            snprintf(err, errlen, "cannot create the folder of output file '%s': %s", cfg->path, strerror(errno));
+            rc = -1;
+        }
+    }
+    par_bcast(&rc, sizeof rc);
+    if (rc) par_bcast(err, errlen);
+    return rc;
+}
+
 h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    struct stat st;
-    if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
-        snprintf(err, errlen, "output file '%s' exists; pass overwrite = true to replace it", cfg->path);
-        return NULL;
-    }
-    if (mkdirs(cfg->path) != 0) {
-        snprintf(err, errlen, "cannot create the folder of output file '%s': %s", cfg->path, strerror(errno));
-        return NULL;
-    }
-    hid_t f = H5Fcreate(cfg->path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (prepare_path(cfg, err, errlen) != 0) return NULL;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (par_active()) H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+    hid_t f = H5Fcreate(cfg->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
     if (f < 0) {
         int e = errno;
         snprintf(err, errlen, "cannot create output file '%s'%s%s", cfg->path,
@@ -162,13 +214,16 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     o->nvars = cfg->nvars;
     o->every = cfg->every;
     o->last_step = -1;
+    o->dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (par_active()) H5Pset_dxpl_mpio(o->dxpl, H5FD_MPIO_COLLECTIVE);
 
     write_run_attributes(f, s, cfg);
     hid_t gm = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hsize_t dims3[3] = {(hsize_t)s->g.n[2], (hsize_t)s->g.n[1], (hsize_t)s->g.n[0]};
     hid_t sp = H5Screate_simple(3, dims3, NULL);
     hid_t dm = H5Dcreate2(gm, "mask", H5T_NATIVE_UINT8, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Dwrite(dm, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->g.mask);
+    if (!writer()) H5Sselect_none(sp);
+    H5Dwrite(dm, H5T_NATIVE_UINT8, sp, sp, o->dxpl, s->g.mask);
     H5Dclose(dm); H5Sclose(sp); H5Gclose(gm);
 
     hsize_t one = 0;
@@ -194,6 +249,7 @@ int h5out_due(const h5out *o, const sim *s)
 
 static void write_xdmf(h5out *o, const sim *s)
 {
+    if (!writer()) return;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", o->xmf);
     FILE *x = fopen(tmp, "w");
@@ -235,13 +291,13 @@ int h5out_frame(h5out *o, sim *s, const float *const *fields, double t, long ste
                 char *err, size_t errlen)
 {
     for (int v = 0; v < o->nvars; v++) {
-        if (append_rows(o->dset[v], H5T_NATIVE_FLOAT, fields[v], 1) != 0) {
+        if (append_frame(o->dset[v], o->dxpl, s, fields[v]) != 0) {
             snprintf(err, errlen, "writing frame %ld to '%s' failed (disk full?)", o->frames, o->path);
             return -1;
         }
     }
-    append_rows(o->tset, H5T_NATIVE_DOUBLE, &t, 1);
-    append_rows(o->sset, H5T_NATIVE_LONG, &step, 1);
+    append_rows(o->tset, o->dxpl, H5T_NATIVE_DOUBLE, &t, 1);
+    append_rows(o->sset, o->dxpl, H5T_NATIVE_LONG, &step, 1);
     o->times = realloc(o->times, (o->frames + 1) * sizeof *o->times);
     o->times[o->frames++] = t;
     h5out_flush(o, s);
@@ -278,14 +334,15 @@ static void write_probe(h5out *o, const sim *s, probe *p)
         }
         hid_t sp = H5Screate_simple(2, dc, NULL);
         hid_t dset = H5Dcreate2(g, "cells", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ijk);
+        if (!writer()) H5Sselect_none(sp);
+        H5Dwrite(dset, H5T_NATIVE_INT, sp, sp, o->dxpl, ijk);
         H5Dclose(dset); H5Sclose(sp); free(ijk);
     } else {
         g = H5Gopen2(o->file, path, H5P_DEFAULT);
     }
-    size_t n = p->nready - p->nsaved;
+    size_t n = p->ncombined - p->nsaved;
     hid_t d = H5Dopen2(g, "time", H5P_DEFAULT);
-    append_rows(d, H5T_NATIVE_DOUBLE, p->t + p->nsaved, n);
+    append_rows(d, o->dxpl, H5T_NATIVE_DOUBLE, p->t + p->nsaved, n);
     H5Dclose(d);
     float *col = malloc(n * p->ncells * sizeof *col);
     for (int v = 0; v < p->nvars; v++) {
@@ -293,18 +350,18 @@ static void write_probe(h5out *o, const sim *s, probe *p)
             memcpy(col + q * p->ncells, p->data + ((p->nsaved + q) * p->nvars + v) * p->ncells,
                    p->ncells * sizeof *col);
         d = H5Dopen2(g, s->m.def->states[p->vars[v]].name, H5P_DEFAULT);
-        append_rows(d, H5T_NATIVE_FLOAT, col, n);
+        append_rows(d, o->dxpl, H5T_NATIVE_FLOAT, col, n);
         H5Dclose(d);
     }
     free(col);
     H5Gclose(g);
-    p->nsaved = p->nready;
+    p->nsaved = p->ncombined;
 }
 
 int h5out_flush(h5out *o, sim *s)
 {
     for (size_t q = 0; q < s->nprobes; q++)
-        if (s->probes[q]->nready > s->probes[q]->nsaved) write_probe(o, s, s->probes[q]);
+        if (s->probes[q]->ncombined > s->probes[q]->nsaved) write_probe(o, s, s->probes[q]);
     return H5Fflush(o->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : 0;
 }
 
@@ -316,6 +373,7 @@ void h5out_close(h5out *o, sim *s)
     for (int v = 0; v < o->nvars; v++) H5Dclose(o->dset[v]);
     H5Dclose(o->tset);
     H5Dclose(o->sset);
+    H5Pclose(o->dxpl);
     H5Fclose(o->file);
     free(o->path); free(o->xmf); free(o->times);
     free(o);

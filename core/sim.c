@@ -3,13 +3,16 @@
  * steps between events (a stimulus switching, a probe sample, an output frame,
  * a check for NaN/interrupt), so a GPU backend runs without host round trips
  * in between and output is written while the next chunk computes. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "halo.h"
 #include "output.h"
+#include "par.h"
 #include "sim.h"
 
 double sim_bytes_needed(const grid *g, const model_def *d, int fp64)
@@ -51,8 +54,8 @@ static const backend_ops *find_backend(const char *name, char *err, size_t errle
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 {
     stencil st;
-    stencil_setup(&st, &s->g, s->order, D);
-    double lim = stencil_dt_limit(&st, &s->g, s->m.def->max_rate);
+    stencil_setup(&st, &s->lg, s->order, D);
+    double lim = stencil_dt_limit(&st, &s->lg, s->m.def->max_rate);
     if (s->dt > lim) {
         snprintf(err, errlen,
                  "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "
@@ -64,20 +67,22 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
     return 0;
 }
 
+/* This rank's part of the grid: the decomposition and the stored cells. */
+static int setup_part(sim *s, const grid *g, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (decomp_setup(&s->dc, g, cfg->decomp, cfg->order / 2, err, errlen) != 0) return -1;
+    if (decomp_local_grid(&s->dc, g, &s->lg, err, errlen) != 0) return -1;
+    for (int a = 0; a < 3; a++) {
+        s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];
+        s->own_hi[a] = s->dc.hi[a] - s->dc.slo[a];
+    }
+    return 0;
+}
+
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
     if (!be) return NULL;
-    double need = sim_bytes_needed(g, m->def, cfg->fp64);
-    size_t avail = host_memory_available();
-    if (be == &backend_cpu && avail && need > (double)avail) {
-        char a[32], b[32];
-        format_bytes(need, a, sizeof a);
-        format_bytes((double)avail, b, sizeof b);
-        snprintf(err, errlen, "the simulation needs %s of memory for %zu cells x %d state variables; "
-                 "only %s is available", a, g->ncells, m->def->nstate, b);
-        return NULL;
-    }
     sim *s = calloc(1, sizeof *s);
     if (!s || grid_copy(&s->g, g) != 0) {
         snprintf(err, errlen, "out of memory creating the simulation");
@@ -85,6 +90,18 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         return NULL;
     }
     grid_recount(&s->g);
+    if (setup_part(s, g, cfg, err, errlen) != 0) { sim_destroy(s); return NULL; }
+    double need = sim_bytes_needed(&s->lg, m->def, cfg->fp64);
+    size_t avail = host_memory_available();
+    if (be == &backend_cpu && avail && need > (double)avail) {
+        char a[32], b[32];
+        format_bytes(need, a, sizeof a);
+        format_bytes((double)avail, b, sizeof b);
+        snprintf(err, errlen, "the simulation needs %s of memory for %zu cells x %d state variables; "
+                 "only %s is available", a, s->lg.ncells, m->def->nstate, b);
+        sim_destroy(s);
+        return NULL;
+    }
     s->m = *m;
     s->order = cfg->order;
     s->fp64 = cfg->fp64;
@@ -93,7 +110,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->block[1] = cfg->block[1];
     snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
     s->dt = cfg->dt;
-    s->bad_cell = -1;
+    s->bad_cell = s->bad_gcell = -1;
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }
     s->be = be;
     if (be->init(s, err, errlen) != 0) {
@@ -112,23 +129,50 @@ void sim_destroy(sim *s)
 {
     if (!s) return;
     if (s->out) h5out_close(s->out, s);
+    halo_free(s);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
     free(s->stim_on);
     for (size_t q = 0; q < s->nprobes; q++) {
         free(s->probes[q]->cells);
+        free(s->probes[q]->lcells);
         free(s->probes[q]->t);
         free(s->probes[q]->data);
         free(s->probes[q]);
     }
     free(s->probes);
     grid_free(&s->g);
+    grid_free(&s->lg);
+    decomp_free(&s->dc);
     free(s);
 }
 
+/* Global cell c as a local index of the stored cells, -1 when not stored. */
+static long local_of(const sim *s, size_t c)
+{
+    int i, j, k;
+    grid_ijk(&s->g, c, &i, &j, &k);
+    return decomp_local_index(&s->dc, i, j, k);
+}
+
+static int owned(const sim *s, size_t c)
+{
+    int i, j, k;
+    grid_ijk(&s->g, c, &i, &j, &k);
+    return decomp_owns(&s->dc, i, j, k);
+}
+
+/* The stimulus keeps the stored cells among its cells, as local indices
+ * (ghost cells too, so that any layout may step them). */
 void sim_add_stimulus(sim *s, stimulus *st)
 {
+    size_t n = 0;
+    for (size_t q = 0; q < st->ncells; q++) {
+        long l = local_of(s, st->cells[q]);
+        if (l >= 0) st->cells[n++] = (size_t)l;
+    }
+    st->ncells = n;
     s->stims = realloc(s->stims, (s->nstims + 1) * sizeof *s->stims);
     s->stim_on = realloc(s->stim_on, s->nstims + 1);
     s->stims[s->nstims] = *st;
@@ -145,6 +189,8 @@ probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
     p->cells = malloc(n * sizeof *cells);
     memcpy(p->cells, cells, n * sizeof *cells);
     p->ncells = n;
+    p->lcells = malloc((n ? n : 1) * sizeof *p->lcells);
+    for (size_t q = 0; q < n; q++) p->lcells[q] = owned(s, cells[q]) ? local_of(s, cells[q]) : -1;
     memcpy(p->vars, vars, nvars * sizeof *vars);
     p->nvars = nvars;
     p->every = every;
@@ -174,10 +220,104 @@ static int check_failed(sim *s, char *err, size_t errlen)
     return -1;
 }
 
+/* The first failure and the first non-finite cell of any rank become every
+ * rank's, so that all ranks stop together (collective under MPI). The
+ * non-finite cell is keyed by (step, global cell, variable). */
+static void share_state(sim *s)
+{
+    int f = s->failed ? par_size() - par_rank() : 0;
+    par_max_ints(&f, 1);
+    if (f) {
+        par_bcast_from(par_size() - f, s->error, sizeof s->error);
+        s->failed = 1;
+    }
+    const long nc = (long)s->g.ncells;
+    long key = LONG_MAX;
+    if (s->bad_cell >= 0)
+        key = (s->bad_step * nc + (long)decomp_global_index(&s->dc, (size_t)s->bad_cell)) * MODEL_MAX_STATE +
+              s->bad_var;
+    par_min_longs(&key, 1);
+    if (key == LONG_MAX) return;
+    s->bad_var = (int)(key % MODEL_MAX_STATE);
+    key /= MODEL_MAX_STATE;
+    s->bad_gcell = key % nc;
+    s->bad_step = key / nc;
+    if (s->bad_cell < 0) s->bad_cell = 0;
+}
+
 int sim_sync(sim *s, char *err, size_t errlen)
 {
     s->be->sync(s);
+    share_state(s);
+    if (!s->failed) sim_combine_probes(s);
     return check_failed(s, err, errlen);
+}
+
+void sim_combine_probes(sim *s)
+{
+    for (size_t q = 0; q < s->nprobes; q++) {
+        probe *p = s->probes[q];
+        const size_t row = (size_t)p->nvars * p->ncells;
+        if (p->nready > p->ncombined)
+            par_sum_floats(p->data + p->ncombined * row, (p->nready - p->ncombined) * row);
+        p->ncombined = p->nready;
+    }
+}
+
+/* Copies the owned cells of a stored field into their places in a whole-grid field. */
+static void place_owned(const sim *s, const float *loc, float *dst)
+{
+    for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
+        for (int j = s->own_lo[1]; j < s->own_hi[1]; j++) {
+            const size_t lc = grid_index(&s->lg, s->own_lo[0], j, k);
+            const size_t gc = grid_index(&s->g, s->dc.lo[0], j + s->dc.slo[1], k + s->dc.slo[2]);
+            memcpy(dst + gc, loc + lc, (size_t)(s->own_hi[0] - s->own_lo[0]) * sizeof *dst);
+        }
+}
+
+void sim_get_field(sim *s, int var, float *dst)
+{
+    if (s->dc.nranks == 1) { s->be->get_field(s, var, dst); return; }
+    float *loc = malloc(s->lg.ncells * sizeof *loc);
+    if (!loc) { sim_fail(s, "out of memory gathering a field"); return; }
+    s->be->get_field(s, var, loc);
+    memset(dst, 0, s->g.ncells * sizeof *dst);
+    place_owned(s, loc, dst);
+    free(loc);
+    par_sum_floats(dst, s->g.ncells);
+}
+
+void sim_set_field(sim *s, int var, const float *src)
+{
+    if (s->dc.nranks == 1) { s->be->set_field(s, var, src); return; }
+    float *loc = malloc(s->lg.ncells * sizeof *loc);
+    if (!loc) { sim_fail(s, "out of memory scattering a field"); return; }
+    for (size_t c = 0; c < s->lg.ncells; c++) loc[c] = src[decomp_global_index(&s->dc, c)];
+    s->be->set_field(s, var, loc);
+    free(loc);
+}
+
+void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
+{
+    if (s->dc.nranks == 1) { s->be->sample(s, var, cells, n, dst); return; }
+    size_t *loc = calloc(n ? n : 1, sizeof *loc), m = 0;
+    float *val = malloc((n ? n : 1) * sizeof *val);
+    if (!loc || !val) { free(loc); free(val); sim_fail(s, "out of memory sampling cells"); return; }
+    for (size_t q = 0; q < n; q++)
+        if (owned(s, cells[q])) loc[m++] = (size_t)local_of(s, cells[q]);
+    s->be->sample(s, var, loc, m, val);
+    m = 0;
+    for (size_t q = 0; q < n; q++) dst[q] = owned(s, cells[q]) ? val[m++] : 0.0f;
+    free(loc);
+    free(val);
+    par_sum_floats(dst, n);
+}
+
+double sim_time_steps(sim *s, long nsteps)
+{
+    double ms = s->be->time_steps(s, nsteps);
+    par_max_doubles(&ms, 1);
+    return ms;
 }
 
 /* Writes the queued output snapshot, if any, to the file. */
@@ -264,7 +404,7 @@ static double wall_seconds(void)
 static void report_bad(sim *s, char *err, size_t errlen)
 {
     int i, j, k;
-    grid_ijk(&s->g, (size_t)s->bad_cell, &i, &j, &k);
+    grid_ijk(&s->g, (size_t)s->bad_gcell, &i, &j, &k);
     snprintf(err, errlen,
              "state variable '%s' became NaN or Inf at step %ld (t = %g ms) in cell (%d, %d, %d) "
              "(1-based); lower dt or check the parameters",
@@ -297,7 +437,8 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
     long since_check = 0;
     int rc = 0;
     while (s->nstep - start < nsteps) {
-        if (interrupt && *interrupt) { rc = 1; break; }
+        /* under MPI the ranks stop together, at a checkpoint */
+        if (!par_active() && interrupt && *interrupt) { rc = 1; break; }
         update_stimuli(s);
         long n = steps_to_event(s, nsteps - (s->nstep - start));
         if (n > chunk - since_check) n = chunk - since_check;
@@ -305,11 +446,15 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
         s->nstep += n;
         since_check += n;
         if (write_pending_frame(s, err, errlen) != 0) { rc = -1; break; }
-        if (since_check >= chunk || s->bad_cell >= 0) {
+        if (since_check >= chunk || (!par_active() && s->bad_cell >= 0)) {
             if (checkpoint(s, err, errlen) != 0) { rc = -1; break; }
             double now = wall_seconds();
-            if (now - last_check < 0.05 && chunk < (1L << 20)) chunk *= 2;
-            else if (now - last_check > 0.2 && chunk > 1) chunk /= 2;
+            /* every rank takes the same chunks: the slowest rank's time decides */
+            double v[2] = {now - last_check, interrupt && *interrupt};
+            par_max_doubles(v, 2);
+            if (v[1]) { rc = 1; break; }
+            if (v[0] < 0.05 && chunk < (1L << 20)) chunk *= 2;
+            else if (v[0] > 0.2 && chunk > 1) chunk /= 2;
             last_check = now;
             since_check = 0;
             if (prog && now - last_report > 0.25) {

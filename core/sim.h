@@ -3,6 +3,7 @@
 #ifndef CARDIAC_SIM_H
 #define CARDIAC_SIM_H
 #include <stddef.h>
+#include "decomp.h"
 #include "grid.h"
 #include "model.h"
 #include "stencil.h"
@@ -15,7 +16,8 @@ extern "C" {
 
 typedef struct probe {
     char name[64];
-    size_t *cells; size_t ncells;
+    size_t *cells; size_t ncells;  /* global cell indices */
+    long *lcells;               /* local index of each cell this rank owns, -1 for the others */
     int vars[MODEL_MAX_STATE]; int nvars;
     long every;                 /* sample every this many steps */
     long last_step;             /* step of the last sample, -1 before any */
@@ -24,11 +26,16 @@ typedef struct probe {
     size_t nsamples, cap;
     size_t nready;              /* rows of data filled in (the GPU fills them at sync) */
     size_t nsaved;              /* samples already written to the output file */
+    size_t ncombined;           /* rows summed over the ranks (each fills the cells it owns) */
 } probe;
 
 typedef struct sim sim;
+struct halo_face;
 
-/* A backend owns the state arrays and advances them. The CPU backend is
+/* A backend owns the state arrays of the cells this rank stores (s->lg: the
+ * rank's part of the grid and its ghost layers; the whole grid in one
+ * process) and advances them; cell indices and fields passed to a backend are
+ * local to s->lg. The CPU backend is
  * core/backend_cpu.c, the CUDA backend cuda/backend_cuda.cu. Operations marked
  * "queue" may return before the work is done (the GPU runs it in order on its
  * stream); sync waits for it. A backend reports failures by sim_fail(). */
@@ -38,20 +45,30 @@ typedef struct backend_ops {
     void (*step)(sim *s, long nsteps);                 /* queue; stimulus pattern fixed meanwhile */
     void (*sync)(sim *s);                              /* wait; sets bad_cell, fills probe rows */
     void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
-    void (*get_field)(sim *s, int var, float *dst);    /* ncells values */
+    void (*get_field)(sim *s, int var, float *dst);    /* lg.ncells values */
     void (*set_field)(sim *s, int var, const float *src);
     void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
-    void (*probe_record)(sim *s, probe *p, size_t row);   /* queue: p's vars at its cells into row */
+    void (*probe_record)(sim *s, probe *p, size_t row);   /* queue: p's vars at p->lcells into row (0 where -1) */
     void (*snapshot)(sim *s, const int *vars, int nvars); /* queue: copy fields for output */
     const float *(*snapshot_field)(sim *s, int q);        /* wait for the snapshot; its q-th field */
     double (*time_steps)(sim *s, long nsteps);         /* ms that nsteps steps take (benchmarks) */
+    /* ghost layers (core/halo.h): copy a face of var to (to_host) or from host memory */
+    void (*face_copy)(sim *s, int var, const struct halo_face *f, void *host, int to_host);
+    void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
+    void (*host_free)(void *p);
     void (*free)(sim *s);
 } backend_ops;
 
 struct h5out;
 
 struct sim {
-    grid g;
+    grid g;                     /* the whole grid, as the script described it */
+    decomp dc;                  /* this rank's part of it (core/decomp.h) */
+    grid lg;                    /* the cells this rank stores: its part and ghost layers */
+    int own_lo[3], own_hi[3];   /* the owned cells in lg's indices, [lo, hi) per axis */
+    void *halo_buf[2];          /* send and receive buffers of the halo exchange */
+    size_t halo_cap;
+    double halo_ms;             /* wall time spent in halo exchanges so far */
     model_inst m;
     stencil st;
     double D[3];
@@ -72,6 +89,7 @@ struct sim {
     long bad_cell;              /* set by the backend: first non-finite cell, -1 if none */
     int bad_var;
     long bad_step;              /* step count after which bad_cell was found */
+    long bad_gcell;             /* the first bad cell of all ranks, global index (set at sync) */
     int failed;                 /* a backend operation failed: message in error */
     char error[512];
     int frame_pending;          /* an output snapshot is queued, not yet written */
@@ -85,6 +103,7 @@ typedef struct {
     int block[2];               /* cuda: thread-block shape, {0, 0} = default */
     int fp64;                   /* double-precision state */
     int order;                  /* 2 or 4 */
+    int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     double dt, D[3];
 } sim_config;
 
@@ -120,6 +139,16 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
 
 /* Samples probes and writes an output frame when due at the current step. */
 int sim_record(sim *s, char *err, size_t errlen);
+
+/* Whole-grid views of the distributed state, identical on every rank
+ * (collective under MPI: every rank must call them). */
+void sim_get_field(sim *s, int var, float *dst);            /* g.ncells values */
+void sim_set_field(sim *s, int var, const float *src);      /* g.ncells values */
+void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
+/* Milliseconds nsteps steps take on the slowest rank. */
+double sim_time_steps(sim *s, long nsteps);
+/* Sums the probe rows the ranks filled so far (after a sync). */
+void sim_combine_probes(sim *s);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include "halo.h"
 #include "launch.h"
+#include "par.h"
 #include "sim.h"
 
 namespace {
@@ -83,8 +85,19 @@ std::vector<uint16_t> neighbour_flags(const grid *g, const int n[3])
     return f;
 }
 
+// One GPU per rank: the rank's place among the ranks of its node picks it.
+static int rank_device()
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return 0;
+    return par_local_rank() % n;
+}
+
 int pick_layout(const sim *s)
 {
+    // Split over ranks, the ghost layers are refreshed after every step: a
+    // layout that advances one step per kernel on row-major state.
+    if (s->dc.nranks > 1) return LAYOUT_NAIVE;
     for (int l = 0; l < LAYOUT_COUNT; l++)
         if (!strcmp(s->layout, layout_names[l])) return l;
     // Default: the fastest layout measured on the H100 (docs/performance.md).
@@ -94,7 +107,7 @@ int pick_layout(const sim *s)
     // cells, recomputing the halo costs temporal blocking about what it saves
     // in traffic, and in fp64 its register queues spill (docs/gpu.md).
     int n[3], axis_of[3];
-    make_view(&s->g, n, axis_of);
+    make_view(&s->lg, n, axis_of);
     return !s->fp64 && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
 }
 
@@ -150,10 +163,17 @@ long blocks_wanted(int threads_per_block)
 
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
+    if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
+        snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" "
+                 "(the default under MPI)", s->layout);
+        return -1;
+    }
+    cudaError_t dev = cudaSetDevice(rank_device());
+    if (dev != cudaSuccess) return fail_init(err, errlen, "cudaSetDevice", dev);
     cuda_data *cd = new cuda_data();
     s->bd = cd;
     const model_def *d = s->m.def;
-    const grid *g = &s->g;
+    const grid *g = &s->lg;
     int n[3], axis_of[3];
     make_view(g, n, axis_of);
     cd->layout = pick_layout(s);
@@ -212,7 +232,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * g->ncells +
                   (b.masked ? 2.0 * g->ncells : 0) + 4.0 * g->ncells;
     size_t fr = 0, tot = 0;
-    cudaError_t e = cudaSetDevice(0);
+    cudaError_t e = cudaSetDevice(rank_device());
     if (e == cudaSuccess) e = cudaMemGetInfo(&fr, &tot);
     if (e != cudaSuccess) return fail_init(err, errlen, "cudaMemGetInfo", e);
     if (need > (double)fr) {
@@ -285,7 +305,7 @@ static launch_ctx current_ctx(sim *s)
     cuda_data *cd = data(s);
     launch_ctx c = cd->base;
     int n[3], axis_of[3];
-    make_view(&s->g, n, axis_of);
+    make_view(&s->lg, n, axis_of);
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
     c.dt = s->dt;
     c.fold = 1;
@@ -318,6 +338,7 @@ static void cuda_step(sim *s, long nsteps)
         }
         for (int v = 0; v < ns; v++)
             if (cd->next[v] != cd->state[v] || v == vi) std::swap(cd->state[v], cd->next[v]);
+        halo_exchange(s, &vi, 1);   // split over ranks: V's ghost layers (host-staged)
         done += k;
     }
     CU(s, cudaGetLastError());
@@ -383,14 +404,14 @@ static void cuda_get_field(sim *s, int var, float *dst)
 {
     cuda_data *cd = data(s);
     export_field(cd->map, s->fp64, cd->state[var], cd->scratch, cd->compute);
-    CU(s, cudaMemcpyAsync(dst, cd->scratch, s->g.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaMemcpyAsync(dst, cd->scratch, s->lg.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
 static void cuda_set_field(sim *s, int var, const float *src)
 {
     cuda_data *cd = data(s);
-    CU(s, cudaMemcpyAsync(cd->scratch, src, s->g.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
+    CU(s, cudaMemcpyAsync(cd->scratch, src, s->lg.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
     import_field(cd->map, s->fp64, cd->scratch, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
 }
@@ -421,8 +442,10 @@ static probe_dev *probe_data(sim *s, const probe *p)
     for (probe_dev &pd : cd->probes)
         if (pd.p == p) return &pd;
     probe_dev pd = {p, nullptr, nullptr, 4096, 0};
+    // local indices; (size_t)-1 marks cells other ranks own
+    std::vector<size_t> cells(p->lcells, p->lcells + p->ncells);
     if (!CU(s, cudaMalloc(&pd.cells, p->ncells * sizeof(size_t))) ||
-        !CU(s, cudaMemcpy(pd.cells, p->cells, p->ncells * sizeof(size_t), cudaMemcpyHostToDevice)) ||
+        !CU(s, cudaMemcpy(pd.cells, cells.data(), p->ncells * sizeof(size_t), cudaMemcpyHostToDevice)) ||
         !CU(s, cudaMalloc(&pd.rows, pd.cap * p->nvars * p->ncells * sizeof(float))))
         return nullptr;
     cd->probes.push_back(pd);
@@ -448,7 +471,7 @@ static void cuda_probe_record(sim *s, probe *p, size_t row)
 static void cuda_snapshot(sim *s, const int *vars, int nvars)
 {
     cuda_data *cd = data(s);
-    const size_t bytes = s->g.ncells * sizeof(float);
+    const size_t bytes = s->lg.ncells * sizeof(float);
     for (int q = cd->nstage; q < nvars; q++) {
         if (cudaMalloc(&cd->dstage[q], bytes) != cudaSuccess || cudaMallocHost(&cd->hstage[q], bytes) != cudaSuccess) {
             char b[32];
@@ -485,6 +508,30 @@ static double cuda_time_steps(sim *s, long nsteps)
     return ms;
 }
 
+// Ghost layers (core/halo.h): one strided copy between the row-major state
+// and a pinned host buffer, synchronous (host-staged exchange).
+static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
+{
+    cuda_data *cd = data(s);
+    char *dev = (char *)cd->state[var] + f->offset * cd->esize;
+    const size_t w = f->blocklen * cd->esize, pitch = (f->nblocks > 1 ? f->pitch : f->blocklen) * cd->esize;
+    if (to_host) CU(s, cudaMemcpy2DAsync(host, w, dev, pitch, w, f->nblocks, cudaMemcpyDeviceToHost, cd->compute));
+    else CU(s, cudaMemcpy2DAsync(dev, pitch, host, w, w, f->nblocks, cudaMemcpyHostToDevice, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
+static void *cuda_host_alloc(size_t bytes)
+{
+    void *p = nullptr;
+    if (cudaMallocHost(&p, bytes) != cudaSuccess) { cudaGetLastError(); return nullptr; }
+    return p;
+}
+
+static void cuda_host_free(void *p)
+{
+    if (p) cudaFreeHost(p);
+}
+
 extern "C" const backend_ops *backend_cuda_ops(void)
 {
     static backend_ops ops;
@@ -501,6 +548,9 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.snapshot = cuda_snapshot;
         ops.snapshot_field = cuda_snapshot_field;
         ops.time_steps = cuda_time_steps;
+        ops.face_copy = cuda_face_copy;
+        ops.host_alloc = cuda_host_alloc;
+        ops.host_free = cuda_host_free;
         ops.free = cuda_free;
     }
     return &ops;

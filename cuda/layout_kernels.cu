@@ -36,7 +36,8 @@ template <class T>
 __global__ void k_gather(store_map m, const T *src, const size_t *cells, size_t n, float *dst)
 {
     size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (q < n) dst[q] = (float)src[stored_index(m, cells[q])];
+    // (size_t)-1: a cell another rank owns (probes under MPI), sampled as 0
+    if (q < n) dst[q] = cells[q] == (size_t)-1 ? 0.0f : (float)src[stored_index(m, cells[q])];
 }
 
 template <class T>

@@ -5,6 +5,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "output.h"
+#include "par.h"
 #include "shell.h"
 #include "version.h"
 
@@ -41,6 +42,11 @@ int luaopen_cardiac(lua_State *L)
     lua_setfield(L, -2, "version");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "quiet");
+    /* the job: this process's rank (0-based) and the number of ranks (1 without mpirun) */
+    lua_pushinteger(L, par_rank());
+    lua_setfield(L, -2, "rank");
+    lua_pushinteger(L, par_size());
+    lua_setfield(L, -2, "ranks");
     open_help(L);
     return 1;
 }

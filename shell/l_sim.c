@@ -10,6 +10,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "output.h"
+#include "par.h"
 #include "picture.h"
 #include "sim.h"
 
@@ -73,10 +74,28 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
     }
 }
 
+/* Option 'decomp' = {px, py, pz}: ranks along each axis under MPI (default:
+ * slabs along the last axis); checked against the job in sim_create. */
+static void read_decomp(lua_State *L, const grid *g, int out[3], const char *fn)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (!args_field(L, 1, "decomp")) return;
+    lua_pop(L, 1);
+    double d[3] = {1, 1, 1};
+    int n = args_vector(L, 1, fn, "decomp", d, 3, 1);
+    if (n != g->dim) cardiac_error(L, "%s: 'decomp' must list %d numbers of ranks (one per axis of the mesh), got %d",
+                                   fn, g->dim, n);
+    for (int a = 0; a < n; a++) {
+        if (d[a] < 1 || d[a] != floor(d[a]) || d[a] > 1 << 20)
+            cardiac_error(L, "%s: 'decomp' must hold whole numbers of ranks >= 1, got %g", fn, d[a]);
+        out[a] = (int)d[a];
+    }
+}
+
 static int sim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
-                                       "layout", "tsteps", "block", "stimuli", NULL};
+                                       "layout", "tsteps", "block", "decomp", "stimuli", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -134,6 +153,7 @@ static int sim_new(lua_State *L)
         if (!cfg.layout || strcmp(cfg.layout, "tblock"))
             cardiac_error(L, "%s: 'tsteps' applies to layout \"tblock\" only", fn);
     }
+    read_decomp(L, g, cfg.decomp, fn);
     char err[512];
     lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     ls->s = NULL;
@@ -233,7 +253,7 @@ static float *field_copy(lua_State *L, sim *s, int v)
 {
     float *f = malloc(s->g.ncells * sizeof *f);
     if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", s->g.ncells);
-    s->be->get_field(s, v, f);
+    sim_get_field(s, v, f);
     if (s->failed) free(f);
     backend_check(L, s, "simulation");
     return f;
@@ -242,7 +262,7 @@ static float *field_copy(lua_State *L, sim *s, int v)
 static float sample_cell(lua_State *L, sim *s, int v, size_t c)
 {
     float x;
-    s->be->sample(s, v, &c, 1, &x);
+    sim_sample(s, v, &c, 1, &x);
     backend_check(L, s, "simulation");
     return x;
 }
@@ -360,9 +380,9 @@ static int sim_set(lua_State *L)
         }
         f[cells[q]] = (float)val;
     }
-    s->be->set_field(s, v, f);
+    sim_set_field(s, v, f);
     backend_check(L, s, fn);
-    s->bad_cell = -1;
+    s->bad_cell = s->bad_gcell = -1;
     free(f);
     free(cells);
     lua_pushinteger(L, (lua_Integer)n);
@@ -656,7 +676,7 @@ static int sim_diff(lua_State *L)
     int v = var_index(L, a, 3, fn);
     float *fa = field_copy(L, a, v), *fb = malloc(b->g.ncells * sizeof *fb);
     if (!fb) { free(fa); return cardiac_error(L, "%s: out of memory", fn); }
-    b->be->get_field(b, v, fb);
+    sim_get_field(b, v, fb);
     if (b->failed) { free(fa); free(fb); backend_check(L, b, fn); }
     double mx = 0, ss = 0;
     size_t at = 0, n = 0;
@@ -700,10 +720,11 @@ static int sim_benchmark(lua_State *L)
     char err[512];
     double ms[1000];
     if (sim_advance(s, 0, NULL, NULL, NULL, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
-    if (warm) s->be->time_steps(s, warm);
+    if (warm) sim_time_steps(s, warm);
     s->nstep += warm;
+    double halo0 = s->halo_ms;
     for (long r = 0; r < reps && !s->failed; r++) {
-        ms[r] = s->be->time_steps(s, steps);
+        ms[r] = sim_time_steps(s, steps);
         s->nstep += steps;
     }
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
@@ -720,6 +741,14 @@ static int sim_benchmark(lua_State *L)
     lua_setfield(L, -2, "per_step");
     lua_pushinteger(L, steps);
     lua_setfield(L, -2, "steps");
+    /* split over ranks: ms per step in the halo exchange (the slowest rank's),
+       time not hidden behind compute */
+    double halo = reps && steps ? (s->halo_ms - halo0) / ((double)reps * steps) : 0;
+    par_max_doubles(&halo, 1);
+    lua_pushnumber(L, halo);
+    lua_setfield(L, -2, "exchange_per_step");
+    lua_pushinteger(L, s->dc.nranks);
+    lua_setfield(L, -2, "ranks");
     return 1;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bindings.h"
+#include "par.h"
 #include "shell.h"
 #include "version.h"
 
@@ -65,7 +66,13 @@ void shell_report(lua_State *L, int status)
 {
     if (status == LUA_OK) return;
     const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
+    if (par_rank() > 0) {
+        /* the same error usually stops every rank: give rank 0 the time to
+         * report it and end the job, so that it is printed once */
+        sleep(2);
+        fprintf(stderr, "%s [rank %d]: %s\n", progname, par_rank(), msg ? msg : "(error object is not a string)");
+    } else
+        fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
     fflush(stderr);
     lua_pop(L, 1);
 }
@@ -115,18 +122,39 @@ static int run_chunk(lua_State *L, int status)
 static int run_script(lua_State *L, const char *path, char **argv, int argc, int first_arg)
 {
     /* the script text goes into every HDF5 file it writes */
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
-        fprintf(stderr, "%s: cannot open %s\n", progname, path);
-        return LUA_ERRFILE;
-    }
+    /* under MPI rank 0 reads the script (a file or standard input, which only
+       rank 0 receives) and broadcasts it */
+    int ok = 1;
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) luaL_addlstring(&b, buf, n);
-    if (f != stdin) fclose(f);
+    if (par_rank() == 0) {
+        FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+        if (f) {
+            char buf[4096];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof buf, f)) > 0) luaL_addlstring(&b, buf, n);
+            if (f != stdin) fclose(f);
+        }
+        ok = f != NULL;
+    }
     luaL_pushresult(&b);
+    par_bcast(&ok, sizeof ok);
+    if (!ok) {
+        if (par_rank() == 0) fprintf(stderr, "%s: cannot open %s\n", progname, path);
+        return LUA_ERRFILE;
+    }
+    if (par_size() > 1) {
+        size_t len0 = 0;
+        const char *t0 = lua_tolstring(L, -1, &len0);
+        long long len = (long long)len0;
+        par_bcast(&len, sizeof len);
+        char *tb = malloc((size_t)len + 1);
+        if (par_rank() == 0) memcpy(tb, t0, (size_t)len);
+        par_bcast(tb, (size_t)len);
+        lua_pop(L, 1);
+        lua_pushlstring(L, tb, (size_t)len);
+        free(tb);
+    }
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
     lua_pushvalue(L, -1);
@@ -159,14 +187,19 @@ static void make_arg_table(lua_State *L, char **argv, int argc, int script)
 
 int main(int argc, char **argv)
 {
+    if (par_init(&argc, &argv) != 0) return 1;
+    /* SPMD: every rank runs the script; what it prints comes from rank 0 */
+    if (par_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
     int interactive = 0, script = 0, nexec = 0;
     for (int i = 1; i < argc && !script; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-v") || !strcmp(a, "--version")) {
             printf("cardiac %s (%s)\n", CARDIAC_VERSION, LUA_RELEASE);
+            par_finalize();
             return 0;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            par_finalize();
             return 0;
         } else if (!strcmp(a, "-i")) interactive = 1;
         else if (!strcmp(a, "-e")) {
@@ -190,15 +223,20 @@ int main(int argc, char **argv)
 
     int status = LUA_OK;
     int last = script ? script : argc;
+    int tty = isatty(0);
+    par_bcast(&tty, sizeof tty);   /* rank 0's terminal decides for all */
     for (int i = 1; i < last && status == LUA_OK; i++) {
         if (strcmp(argv[i], "-e")) continue;
         const char *code = argv[++i];
         status = run_chunk(L, luaL_loadbuffer(L, code, strlen(code), "=(command line)"));
     }
     if (status == LUA_OK && script) status = run_script(L, argv[script], argv, argc, script + 1);
-    if (status == LUA_OK && !script && !nexec && !interactive && !isatty(0))
+    if (status == LUA_OK && !script && !nexec && !interactive && !tty)
         status = run_script(L, "-", argv, argc, argc);
-    if (status == LUA_OK && (interactive || (!script && !nexec && isatty(0)))) shell_repl(L);
+    if (status == LUA_OK && (interactive || (!script && !nexec && tty))) shell_repl(L);
+    /* an error on any rank ends the whole job (the others would wait for it) */
+    if (status != LUA_OK && par_size() > 1) par_abort(1);
     lua_close(L);  /* closes simulations and their output files */
+    par_finalize();
     return status == LUA_OK ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "par.h"
 #include "shell.h"
 
 #define PROMPT1 "> "
@@ -106,7 +107,7 @@ static char **complete(const char *text, int start, int end)
 
 /* ---- reading and evaluating ---------------------------------------------- */
 
-static char *read_line(const char *prompt)
+static char *read_local_line(const char *prompt)
 {
     if (tty) return readline(prompt);
     char buf[8192];
@@ -114,6 +115,19 @@ static char *read_line(const char *prompt)
     size_t n = strlen(buf);
     if (n && buf[n - 1] == '\n') buf[n - 1] = 0;
     return strdup(buf);
+}
+
+/* Under MPI rank 0 reads each line and every rank evaluates it. */
+static char *read_line(const char *prompt)
+{
+    char *line = par_rank() == 0 ? read_local_line(prompt) : NULL;
+    if (par_size() == 1) return line;
+    long long len = line ? (long long)strlen(line) : -1;
+    par_bcast(&len, sizeof len);
+    if (len < 0) return NULL;
+    if (par_rank() != 0) line = malloc((size_t)len + 1);
+    par_bcast(line, (size_t)len + 1);
+    return line;
 }
 
 static int incomplete(lua_State *L, int status)
@@ -175,7 +189,8 @@ void shell_repl(lua_State *L)
 {
     replL = L;
     tty = isatty(0);
-    char *hist = tty ? history_path() : NULL;
+    par_bcast(&tty, sizeof tty);        /* rank 0 holds the terminal */
+    char *hist = tty && par_rank() == 0 ? history_path() : NULL;
     if (tty) {
         rl_readline_name = "cardiac";
         rl_basic_word_break_characters = " \t\n\"\\'><=;+-*/%^~#{}()[],";

@@ -1,0 +1,119 @@
+/* Domain decomposition (core/decomp.h). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decomp.h"
+#include "par.h"
+
+/* Ranks per axis: the user's request, or slabs along the last axis of the grid. */
+static int choose_dims(const grid *g, const int want[3], int nranks, int dims[3], char *err, size_t errlen)
+{
+    int any = want[0] > 0 || want[1] > 0 || want[2] > 0;
+    for (int a = 0; a < 3; a++) dims[a] = 1;
+    if (!any) {
+        dims[g->dim - 1] = nranks;
+    } else {
+        for (int a = 0; a < 3; a++) dims[a] = want[a] > 0 ? want[a] : 1;
+        if (dims[0] * dims[1] * dims[2] != nranks) {
+            snprintf(err, errlen, "'decomp' = {%d, %d, %d} splits the grid into %d parts, but the job has %d "
+                     "ranks (mpirun -np)", dims[0], dims[1], dims[2], dims[0] * dims[1] * dims[2], nranks);
+            return -1;
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        if (a >= g->dim && dims[a] > 1) {
+            snprintf(err, errlen, "'decomp' splits axis %c, which a %dD grid does not have", "xyz"[a], g->dim);
+            return -1;
+        }
+    return 0;
+}
+
+int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *err, size_t errlen)
+{
+    memset(dc, 0, sizeof *dc);
+    dc->nranks = par_size();
+    dc->rank = par_rank();
+    dc->ghost = ghost;
+    if (choose_dims(g, want, dc->nranks, dc->dims, err, errlen) != 0) return -1;
+    for (int a = 0; a < 3; a++) {
+        dc->gn[a] = g->n[a];
+        if (g->n[a] / dc->dims[a] < (dc->dims[a] > 1 ? ghost : 1)) {
+            snprintf(err, errlen, "the grid's %d cells along %c cannot be split over %d ranks: each part "
+                     "needs at least %d cells (the stencil's reach)", g->n[a], "xyz"[a], dc->dims[a], ghost);
+            return -1;
+        }
+    }
+    if (par_active()) {
+        int periods[3] = {0, 0, 0};
+        MPI_Comm *cart = malloc(sizeof *cart);
+        /* dims are given, reorder off: rank r keeps its node-local GPU choice */
+        MPI_Cart_create(MPI_COMM_WORLD, 3, (int[]){dc->dims[2], dc->dims[1], dc->dims[0]}, periods, 0, cart);
+        int c[3];
+        MPI_Cart_coords(*cart, dc->rank, 3, c);
+        dc->coords[0] = c[2]; dc->coords[1] = c[1]; dc->coords[2] = c[0];
+        for (int a = 0; a < 3; a++) MPI_Cart_shift(*cart, 2 - a, 1, &dc->nbr[a][0], &dc->nbr[a][1]);
+        for (int a = 0; a < 3; a++)
+            for (int d = 0; d < 2; d++)
+                if (dc->nbr[a][d] == MPI_PROC_NULL) dc->nbr[a][d] = -1;
+        dc->comm = cart;
+    } else {
+        for (int a = 0; a < 3; a++) dc->nbr[a][0] = dc->nbr[a][1] = -1;
+    }
+    for (int a = 0; a < 3; a++) {
+        const long n = g->n[a], p = dc->dims[a], c = dc->coords[a];
+        dc->lo[a] = (int)(c * n / p);
+        dc->hi[a] = (int)((c + 1) * n / p);
+        dc->slo[a] = dc->lo[a] - (dc->nbr[a][0] >= 0 ? ghost : 0);
+        dc->shi[a] = dc->hi[a] + (dc->nbr[a][1] >= 0 ? ghost : 0);
+    }
+    return 0;
+}
+
+void decomp_free(decomp *dc)
+{
+    if (dc->comm) {
+        MPI_Comm_free((MPI_Comm *)dc->comm);
+        free(dc->comm);
+    }
+    dc->comm = NULL;
+}
+
+int decomp_local_grid(const decomp *dc, const grid *g, grid *lg, char *err, size_t errlen)
+{
+    int n[3];
+    for (int a = 0; a < 3; a++) n[a] = dc->shi[a] - dc->slo[a];
+    if (grid_init(lg, g->dim, n, g->h, err, errlen) != 0) return -1;
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            memcpy(lg->mask + grid_index(lg, 0, j, k),
+                   g->mask + grid_index(g, dc->slo[0], dc->slo[1] + j, dc->slo[2] + k), (size_t)n[0]);
+    grid_recount(lg);
+    return 0;
+}
+
+long decomp_local_index(const decomp *dc, int i, int j, int k)
+{
+    const int p[3] = {i, j, k};
+    long idx = 0;
+    for (int a = 2; a >= 0; a--) {
+        if (p[a] < dc->slo[a] || p[a] >= dc->shi[a]) return -1;
+        idx = idx * (dc->shi[a] - dc->slo[a]) + (p[a] - dc->slo[a]);
+    }
+    return idx;
+}
+
+int decomp_owns(const decomp *dc, int i, int j, int k)
+{
+    const int p[3] = {i, j, k};
+    for (int a = 0; a < 3; a++)
+        if (p[a] < dc->lo[a] || p[a] >= dc->hi[a]) return 0;
+    return 1;
+}
+
+size_t decomp_global_index(const decomp *dc, size_t local)
+{
+    const size_t n0 = (size_t)(dc->shi[0] - dc->slo[0]), n1 = (size_t)(dc->shi[1] - dc->slo[1]);
+    const size_t i = local % n0 + dc->slo[0], j = local / n0 % n1 + dc->slo[1], k = local / (n0 * n1) + dc->slo[2];
+    return (k * dc->gn[1] + j) * dc->gn[0] + i;
+}

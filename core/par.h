@@ -1,0 +1,41 @@
+/* The process group of a run: one process, or the ranks of an MPI job started
+ * by mpirun/srun. Every rank runs the same script (SPMD); the Lua objects
+ * describe the global problem and each simulation owns a part of the grid on
+ * each rank (core/decomp.h). These wrappers keep MPI out of the callers and
+ * are no-ops (or identities) in a single process, where MPI is never
+ * initialised. */
+#ifndef CARDIAC_PAR_H
+#define CARDIAC_PAR_H
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initialises MPI when the process was started by an MPI launcher (mpirun,
+ * srun: detected from the environment they set); a plain `cardiac` never
+ * touches MPI. Returns 0, or -1 with a message on stderr. */
+int par_init(int *argc, char ***argv);
+void par_finalize(void);
+int par_active(void);      /* 1 when MPI is initialised (also for mpirun -np 1) */
+int par_rank(void);
+int par_size(void);
+int par_local_rank(void);  /* rank among the processes of this node */
+/* Ends every rank of the job with the exit code (MPI_Abort), or exit(). */
+void par_abort(int code);
+
+/* Collectives over all ranks (identities in one process). */
+void par_max_doubles(double *v, int n);
+void par_sum_doubles(double *v, int n);
+void par_sum_floats(float *v, size_t n);
+void par_min_longs(long *v, int n);
+void par_max_ints(int *v, int n);
+void par_bcast(void *buf, size_t bytes);   /* from rank 0 */
+void par_bcast_from(int root, void *buf, size_t bytes);
+void par_barrier(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
