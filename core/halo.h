@@ -21,6 +21,10 @@ typedef struct halo_face {
 
 struct sim;
 
+/* The two faces of one exchange along axis a: d = 0 sends the owned layers at
+ * the low face down and receives the ghosts above; d = 1 the other way. */
+void halo_faces(const struct sim *s, int a, int d, halo_face *send, halo_face *recv);
+
 /* Exchanges the ghost layers of the state variables vars[0..nvars-1]; a no-op
  * unless the simulation is split over several ranks. The backend copies faces
  * through its face_copy operation. Returns 0, or -1 after sim_fail. */

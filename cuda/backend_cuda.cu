@@ -4,9 +4,11 @@
 // writing a frame overlaps the next steps. Every CUDA call is checked; a
 // failure is recorded with sim_fail and raised by the shell as a Lua error.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include "exchange.h"
 #include "halo.h"
 #include "launch.h"
 #include "par.h"
@@ -41,7 +43,16 @@ struct cuda_data {
     size_t *sample_cells;
     float *sample_out;
     size_t sample_cap;
+    // Split over ranks: the exchange, a second stream on which the interior
+    // computes while the boundary layers' exchange runs on `compute`, and the
+    // owned cells as view boxes {lo0, lo1, lo2, hi0, hi1, hi2}.
+    gpu_exchange *xchg;
+    cudaStream_t interior;
+    cudaEvent_t ev_step, ev_inner;
+    std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
+    std::array<int, 6> inner;               // the rest, which needs no ghost
 };
+
 
 const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock"};
 
@@ -161,6 +172,43 @@ long blocks_wanted(int threads_per_block)
     return 2L * sms * per_sm;
 }
 
+// The owned cells of a decomposed grid as view boxes: the interior (owned,
+// shrunk by the ghost width at every face shared with a rank) and the
+// boundary slabs around it (thesis 4.5: computed first, so that their
+// exchange overlaps the interior's computation).
+static void split_boxes(const sim *s, cuda_data *cd)
+{
+    int n[3], axis_of[3], lo[3], hi[3], ilo[3], ihi[3];
+    make_view(&s->lg, n, axis_of);
+    for (int v = 0; v < 3; v++) {
+        const int a = axis_of[v];
+        lo[v] = a >= 0 ? s->own_lo[a] : 0;
+        hi[v] = a >= 0 ? s->own_hi[a] : 1;
+        ilo[v] = lo[v] + (a >= 0 && s->dc.nbr[a][0] >= 0 ? s->dc.ghost : 0);
+        ihi[v] = hi[v] - (a >= 0 && s->dc.nbr[a][1] >= 0 ? s->dc.ghost : 0);
+    }
+    cd->edges.clear();
+    for (int v = 2; v >= 0; v--) {            // peel slabs off the remaining box, z first
+        std::array<int, 6> b = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+        if (ilo[v] > lo[v]) { b[3 + v] = ilo[v]; cd->edges.push_back(b); lo[v] = ilo[v]; }
+        b = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+        if (ihi[v] < hi[v] && ihi[v] >= lo[v]) { b[v] = ihi[v]; cd->edges.push_back(b); hi[v] = ihi[v]; }
+    }
+    cd->inner = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+}
+
+static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
+{
+    cudaError_t e;
+    if ((e = cudaStreamCreateWithFlags(&cd->interior, cudaStreamNonBlocking)) != cudaSuccess ||
+        (e = cudaEventCreateWithFlags(&cd->ev_step, cudaEventDisableTiming)) != cudaSuccess ||
+        (e = cudaEventCreateWithFlags(&cd->ev_inner, cudaEventDisableTiming)) != cudaSuccess)
+        return fail_init(err, errlen, "creating the interior stream", e);
+    split_boxes(s, cd);
+    cd->xchg = gpu_exchange_create(s, err, errlen);
+    return cd->xchg ? 0 : -1;
+}
+
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
@@ -188,7 +236,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.fp64 = s->fp64;
     b.order = s->order;
     b.masked = g->ntissue != g->ncells;
-    for (int a = 0; a < 3; a++) b.n[a] = n[a];
+    for (int a = 0; a < 3; a++) { b.n[a] = n[a]; b.lo[a] = 0; b.hi[a] = n[a]; }
     if ((long long)n[0] * n[1] >= 1LL << 30) {   // the kernels index within a plane with 32 bits
         snprintf(err, errlen, "grid planes of %d x %d cells are too large for the cuda backend (at most 2^30 cells)",
                  n[0], n[1]);
@@ -273,7 +321,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
     if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }
-    return 0;
+    return s->dc.nranks > 1 ? init_split(s, cd, err, errlen) : 0;
 }
 
 static void cuda_free(sim *s)
@@ -293,7 +341,9 @@ static void cuda_free(sim *s)
     cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
     if (cd->compute) cudaStreamDestroy(cd->compute);
     if (cd->copy) cudaStreamDestroy(cd->copy);
-    for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1})
+    gpu_exchange_free(cd->xchg);
+    if (cd->interior) cudaStreamDestroy(cd->interior);
+    for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1, cd->ev_step, cd->ev_inner})
         if (ev) cudaEventDestroy(ev);
     delete cd;
     s->bd = nullptr;
@@ -317,6 +367,29 @@ static launch_ctx current_ctx(sim *s)
     return c;
 }
 
+// One step of a decomposed run: the boundary layers on `compute`, the
+// interior on `interior` meanwhile, then V's ghost layers exchanged on
+// `compute` while the interior finishes; the next step waits for both.
+static void split_step(sim *s, launch_ctx &c)
+{
+    cuda_data *cd = data(s);
+    const int vi = s->m.def->vindex;
+    CU(s, cudaEventRecord(cd->ev_step, cd->compute));
+    CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
+    auto run = [&](const std::array<int, 6> &b, cudaStream_t st) {
+        for (int a = 0; a < 3; a++) { c.lo[a] = b[a]; c.hi[a] = b[3 + a]; }
+        c.stream = st;
+        launch_naive(c);
+    };
+    for (const auto &b : cd->edges) run(b, cd->compute);
+    run(cd->inner, cd->interior);
+    c.stream = cd->compute;
+    CU(s, cudaEventRecord(cd->ev_inner, cd->interior));
+    std::swap(cd->state[vi], cd->next[vi]);   // naive: only V is double-buffered
+    if (!s->halo_off) gpu_exchange_run(cd->xchg, s, vi, cd->state[vi], cd->compute);
+    CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
+}
+
 static void cuda_step(sim *s, long nsteps)
 {
     cuda_data *cd = data(s);
@@ -330,6 +403,11 @@ static void cuda_step(sim *s, long nsteps)
         for (int v = 0; v < ns; v++) { c.in[v] = cd->state[v]; c.out[v] = cd->next[v]; }
         c.tsteps = k;
         c.step0 = s->nstep + done;
+        if (cd->xchg) {            // split over ranks (naive layout)
+            split_step(s, c);
+            done += k;
+            continue;
+        }
         switch (cd->layout) {
         case LAYOUT_NAIVE: launch_naive(c); break;
         case LAYOUT_WINDOW: launch_window(c); break;
@@ -338,7 +416,6 @@ static void cuda_step(sim *s, long nsteps)
         }
         for (int v = 0; v < ns; v++)
             if (cd->next[v] != cd->state[v] || v == vi) std::swap(cd->state[v], cd->next[v]);
-        halo_exchange(s, &vi, 1);   // split over ranks: V's ghost layers (host-staged)
         done += k;
     }
     CU(s, cudaGetLastError());

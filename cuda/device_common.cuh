@@ -5,6 +5,7 @@
 #define CARDIAC_CUDA_DEVICE_COMMON_CUH
 #include "launch.h"
 #include "instances.h"
+#include "rng.h"   // counter-based draws for stochastic models (compiled for the device here)
 
 // Neighbour flags: per view axis a, 4 bits at 4a: neighbour -1, +1, -2, +2 is
 // tissue inside the box. Bit 15: the cell itself is tissue. Full boxes compute
@@ -89,6 +90,7 @@ struct step_args {
     T dt;
     T p[M::nparam];
     int n[3];
+    int lo[3], hi[3];
     long long step0;
     unsigned long long *bad;
     tower_geom tower;
@@ -102,7 +104,12 @@ step_args<M, T> make_args(const launch_ctx &c)
     for (int v = 0; v < M::nstate; v++) { a.in[v] = (T *)c.in[v]; a.out[v] = (T *)c.out[v]; }
     a.istim = (const T *)c.istim;
     a.flags = c.flags;
-    for (int d = 0; d < 3; d++) { a.coef[d] = (T)c.coef[d]; a.n[d] = c.n[d]; }
+    for (int d = 0; d < 3; d++) {
+        a.coef[d] = (T)c.coef[d];
+        a.n[d] = c.n[d];
+        a.lo[d] = c.lo[d];
+        a.hi[d] = c.hi[d];
+    }
     a.dt = (T)c.dt;
     for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];
     a.step0 = c.step0;

@@ -1,6 +1,9 @@
-// The plain layout: state row-major (x fastest), one thread per cell, every
-// neighbour read from global memory (through L1/L2). The reference kernel the
-// others are checked and timed against.
+// The plain layout: state row-major (x fastest), every neighbour read from
+// global memory (through L1/L2). The reference kernel the others are checked
+// and timed against. Each thread updates ZC cells stacked along the view's z
+// axis: all their loads are issued before any store, so a thread has ZC times
+// the bytes in flight (the fp32 kernel is bound by memory latency, not by
+// bytes: docs/gpu.md), and the stacked cells share their z neighbours.
 #include "dispatch.cuh"
 
 // Second difference along one axis (memory stride s) from global memory.
@@ -15,52 +18,88 @@ __device__ __forceinline__ T global_axis(const T *Vc, int s, T v0, unsigned f)
     return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
 }
 
+// What one cell needs for its update, gathered with loads only.
+template <class M, class T>
+struct naive_cell {
+    T y[M::nstate];
+    T diff, stim;
+    bool tissue;
+};
+
+// Loads cell (i, j, k) at row-major index c: its state and stimulus first
+// (their loads then overlap the neighbours' instead of waiting behind the
+// boundary logic), then the diffusion term.
+template <class M, class T, int ORDER, bool MASKED>
+__device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, int j, int k, size_t c,
+                                             naive_cell<M, T> &q)
+{
+    constexpr int NS = M::nstate, VI = M::vindex;
+    const int sy = a.n[0], sz = a.n[0] * a.n[1];
+    const T *Vc = a.in[VI] + c;
+#pragma unroll
+    for (int v = 0; v < NS; v++) q.y[v] = a.in[v][c];
+    q.stim = a.istim ? a.istim[c] : (T)0;
+    const unsigned fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
+    q.tissue = !MASKED || (fl & FLAG_SELF);
+    const T v0 = q.y[VI];
+    if ((fl & 0xFFFu) == 0xFFFu) {
+        q.diff = interior_diffusion<T, ORDER>(Vc, sy, sz, a.coef, a.n);
+    } else {
+        q.diff = a.coef[0] * global_axis<T, ORDER>(Vc, 1, v0, fl);
+        if (a.n[1] > 1) q.diff += a.coef[1] * global_axis<T, ORDER>(Vc, sy, v0, fl >> 4);
+        if (a.n[2] > 1) q.diff += a.coef[2] * global_axis<T, ORDER>(Vc, sz, v0, fl >> 8);
+    }
+}
+
 // Offsets inside a plane and between neighbouring planes are 32-bit (the
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
-template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC>
 __global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = blockIdx.y * blockDim.y + threadIdx.y;
-    const int k = blockIdx.z;
-    if (i >= a.n[0] || j >= a.n[1]) return;
-    const int sy = a.n[0], sz = a.n[0] * a.n[1];
-    const size_t c = (size_t)k * sz + (j * sy + i);
-    const T *Vc = a.in[VI] + c;
-    // The cell's own state and stimulus first: their loads then overlap the
-    // neighbours' instead of waiting behind the boundary logic (more bytes in
-    // flight per thread; the kernel is bound by memory latency, docs/gpu.md).
-    T y[NS], p[M::nparam];
+    // the box [lo, hi) of the view: all of it, or (split over ranks) the
+    // boundary layers and the interior in separate launches
+    const int i = a.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = a.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    const int k0 = a.lo[2] + blockIdx.z * ZC;
+    if (i >= a.hi[0] || j >= a.hi[1]) return;
+    const int sz = a.n[0] * a.n[1];
+    const size_t c0 = (size_t)k0 * sz + (j * a.n[0] + i);
+    naive_cell<M, T> q[ZC];
 #pragma unroll
-    for (int v = 0; v < NS; v++) y[v] = a.in[v][c];
-    const T stim = a.istim ? a.istim[c] : (T)0;
-    const unsigned fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
-    if (MASKED && !(fl & FLAG_SELF)) { a.out[VI][c] = y[VI]; return; }
-    const T v0 = y[VI];
-    T diff;
-    if ((fl & 0xFFFu) == 0xFFFu) {
-        diff = interior_diffusion<T, ORDER>(Vc, sy, sz, a.coef, a.n);
-    } else {
-        diff = a.coef[0] * global_axis<T, ORDER>(Vc, 1, v0, fl);
-        if (a.n[1] > 1) diff += a.coef[1] * global_axis<T, ORDER>(Vc, sy, v0, fl >> 4);
-        if (a.n[2] > 1) diff += a.coef[2] * global_axis<T, ORDER>(Vc, sz, v0, fl >> 8);
-    }
+    for (int z = 0; z < ZC; z++)
+        if (z == 0 || k0 + z < a.hi[2]) naive_gather<M, T, ORDER, MASKED>(a, i, j, k0 + z, c0 + (size_t)z * sz, q[z]);
+    T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
-    M::step(y, diff, stim, a.dt, p);
-    check_finite<NS>(y, c, a.step0 + 1, a.bad);
 #pragma unroll
-    for (int v = 0; v < NS; v++) a.out[v][c] = y[v];
+    for (int z = 0; z < ZC; z++) {
+        if (z > 0 && k0 + z >= a.hi[2]) break;
+        const size_t c = c0 + (size_t)z * sz;
+        if (!q[z].tissue) { a.out[VI][c] = q[z].y[VI]; continue; }
+        M::step(q[z].y, q[z].diff, q[z].stim, a.dt, p);
+        check_finite<NS>(q[z].y, c, a.step0 + 1, a.bad);
+#pragma unroll
+        for (int v = 0; v < NS; v++) a.out[v][c] = q[z].y[v];
+    }
 }
+
+// Cells per thread along z: 2 in fp32 (H200: Karma 256^3 0.107 -> 0.100 ms,
+// 512^3 0.856 -> 0.740 ms, Aliev-Panfilov 4096^2 0.093 -> 0.085 ms), 1 in
+// fp64, where the kernel already moves twice the bytes per load and the
+// second cell made it slower (0.155 -> 0.175 ms); docs/gpu.md, item 5.
+template <class T> constexpr int naive_cells_z() { return sizeof(T) == 4 ? 2 : 1; }
 
 struct naive_launch {
     static constexpr bool folds = true;
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
     static void run(const launch_ctx &c)
     {
-        dim3 block(c.bx, c.by), grid((c.n[0] + c.bx - 1) / c.bx, (c.n[1] + c.by - 1) / c.by, c.n[2]);
-        k_naive<M, T, ORDER, MASKED, FOLD><<<grid, block, 0, c.stream>>>(make_args<M, T>(c));
+        constexpr int ZC = naive_cells_z<T>();
+        const int w[3] = {c.hi[0] - c.lo[0], c.hi[1] - c.lo[1], c.hi[2] - c.lo[2]};
+        if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
+        dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
+        k_naive<M, T, ORDER, MASKED, FOLD, ZC><<<grid, block, 0, c.stream>>>(make_args<M, T>(c));
     }
 };
 

@@ -1,7 +1,10 @@
--- Prints the scaling CSV of protocols/scaling.lua as a markdown table with
--- parallel efficiencies: strong scaling t1 / (P tP), weak scaling t1 / tP.
---   cardiac scripts/scaling_table.lua results/scaling.csv
-local path = assert(arg[1], "usage: scaling_table.lua CSV")
+-- The scaling CSV of protocols/scaling.lua as a markdown table with parallel
+-- efficiencies: strong scaling t1 / (P tP), weak scaling t1 / tP.
+--   cardiac scripts/scaling_table.lua results/scaling.csv    prints it
+--   require("scaling_table")(path) -> lines                  (scripts/performance_doc.lua)
+local function table_lines(path)
+local out = {}
+local function print(s) out[#out + 1] = s end
 local rows, cols = {}, nil
 for line in io.lines(path) do
   local vals = {}
@@ -24,4 +27,17 @@ for _, r in ipairs(rows) do
     r.ms_per_step, r.s_20k, eff and ("%.0f%%"):format(100 * eff) or "-", r.exchange_ms,
     100 * r.exchange_ms / r.ms_per_step))
 end
-if rows[1] then print(("\n%s, %s; command: sh scripts/scaling.sh"):format(rows[1].gpu, rows[1].date)) end
+if rows[1] then
+  print("")
+  print(("%d x %s, %s. Command: `sh scripts/scaling.sh` (runs `mpirun -np P cardiac protocols/scaling.lua` for "
+         .. "P = 1, 2, ...). Exchange: ms per step the halo exchange adds over the same steps without it (the "
+         .. "communication compute did not hide)."):format(rows[#rows].ranks, rows[1].gpu, rows[1].date))
+end
+return out
+end
+
+if arg and arg[0] and arg[0]:match("scaling_table%.lua$") then
+  for _, l in ipairs(table_lines(assert(arg[1], "usage: scaling_table.lua CSV"))) do io.write(l, "\n") end
+else
+  return table_lines
+end

@@ -69,13 +69,16 @@ const help_entry help_entries[] = {
 {"cardiac.simulation",
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
-"                   precision = \"fp32\" | \"fp64\", layout =, tsteps =, stimuli = {s1, ...}}\n"
+"                   precision = \"fp32\" | \"fp64\", layout =, tsteps =, decomp = {px, py, pz},\n"
+"                   stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
 "  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
 "  tsteps = 1..4 steps per kernel); the default is the fastest measured: tblock with\n"
 "  tsteps = 3 on fp32 2D sheets, naive otherwise (docs/gpu.md).\n"
+"  Under mpirun each rank owns a part of the grid: slabs along the last axis by default,\n"
+"  decomp = ranks per axis otherwise (docs/mpi.md); on the GPU the layout is then naive.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, stencil, output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           add_stimulus, probe, output, close_output, png, benchmark, close."},
@@ -108,10 +111,16 @@ const help_entry help_entries[] = {
 {"simulation:close_output", "sim:close_output(): finishes the output file."},
 {"simulation:png", "sim:png(file, {var =, min =, max =, z = slice, scale = pixels per cell, overwrite = false})\n"
 "  Writes a PNG picture of a 2D field (or one z-slice) with a colour bar (max at the top)."},
-{"simulation:benchmark", "sim:benchmark{steps = 1000, repeat = 5, warmup = 200} -> {times, median, per_step, steps}\n"
-"  Times the stepping alone (CUDA events on the GPU), ms; the simulation advances by those steps."},
+{"simulation:benchmark", "sim:benchmark{steps = 1000, repeat = 5, warmup = 200} -> {times, median, per_step, steps,\n"
+"  ranks, exchange_per_step}\n"
+"  Times the stepping alone (CUDA events on the GPU), ms; the simulation advances by those steps.\n"
+"  Under MPI the times are the slowest rank's, and the steps are timed again without the halo\n"
+"  exchange: exchange_per_step is the ms per step of communication that compute did not hide\n"
+"  (those steps leave the state unfit to go on with: benchmark a simulation made for it)."},
 {"simulation:diff", "sim:diff(other [, var]) -> max |difference|, RMS difference, cell of the maximum (1-based),\n"
 "  over the tissue, between two simulations of the same mesh and model."},
+{"cardiac.rank", "cardiac.rank, cardiac.ranks: this process's rank (0-based) and the number of ranks of the\n"
+"  MPI job (0 and 1 without mpirun). Every rank runs the same script (docs/mpi.md)."},
 {"cardiac.gpu", "cardiac.gpu() -> {name, memory, free, l2, sms, compute_capability, driver, runtime}, or nil and the reason."},
 {"cardiac.copy_bandwidth", "cardiac.copy_bandwidth([bytes = 2^30 [, repeat = 20]]) -> GB/s of a device-to-device copy\n"
 "  (bytes read + written, median): the memory ceiling benchmarks compare against."},

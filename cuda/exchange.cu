@@ -1,0 +1,157 @@
+// Halo exchange between GPUs (cuda/exchange.h).
+#include <dlfcn.h>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include "exchange.h"
+#include "halo.h"
+#include "par.h"
+
+// The part of NCCL's C API used here, declared as in nccl.h (stable across
+// NCCL 2.x), so that building needs no NCCL headers.
+typedef struct ncclComm *ncclComm_t;
+typedef struct { char internal[128]; } ncclUniqueId;
+typedef int ncclResult_t;                     // 0 = ncclSuccess
+enum { NCCL_FLOAT32 = 7, NCCL_FLOAT64 = 8 };  // ncclDataType_t
+
+struct nccl_api {
+    ncclResult_t (*get_unique_id)(ncclUniqueId *);
+    ncclResult_t (*comm_init_rank)(ncclComm_t *, int, ncclUniqueId, int);
+    ncclResult_t (*comm_destroy)(ncclComm_t);
+    ncclResult_t (*send)(const void *, size_t, int, int, ncclComm_t, cudaStream_t);
+    ncclResult_t (*recv)(void *, size_t, int, int, ncclComm_t, cudaStream_t);
+    ncclResult_t (*group_start)();
+    ncclResult_t (*group_end)();
+    ncclResult_t (*get_version)(int *);
+    const char *(*error_string)(ncclResult_t);
+};
+
+struct gpu_exchange {
+    bool nccl;
+    nccl_api api;
+    ncclComm_t comm;
+    void *buf[2];            // device send and receive buffers (NCCL way)
+    size_t cap;
+    char name[96];
+};
+
+static bool load_nccl(nccl_api *a)
+{
+    void *h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return false;
+    const struct { void **fn; const char *sym; } syms[] = {
+        {(void **)&a->get_unique_id, "ncclGetUniqueId"}, {(void **)&a->comm_init_rank, "ncclCommInitRank"},
+        {(void **)&a->comm_destroy, "ncclCommDestroy"}, {(void **)&a->send, "ncclSend"},
+        {(void **)&a->recv, "ncclRecv"}, {(void **)&a->group_start, "ncclGroupStart"},
+        {(void **)&a->group_end, "ncclGroupEnd"}, {(void **)&a->get_version, "ncclGetVersion"},
+        {(void **)&a->error_string, "ncclGetErrorString"}};
+    for (const auto &s : syms)
+        if (!(*s.fn = dlsym(h, s.sym))) return false;
+    return true;
+}
+
+// Largest face of the plan, in values.
+static size_t largest_face(const sim *s)
+{
+    size_t m = 0;
+    for (int a = 0; a < 3; a++)
+        for (int d = 0; d < 2; d++) {
+            halo_face f, g;
+            halo_faces(s, a, d, &f, &g);
+            if (s->dc.dims[a] > 1) m = std::max(m, f.blocklen * f.nblocks);
+        }
+    return m;
+}
+
+// NCCL on every rank or on none: the way is chosen together.
+static bool start_nccl(gpu_exchange *x, sim *s)
+{
+    const char *want = getenv("CARDIAC_EXCHANGE");          // "host" forces the host-staged way
+    int fail = (want && !strcmp(want, "host")) || !load_nccl(&x->api);
+    par_max_ints(&fail, 1);
+    if (fail) return false;
+    setenv("NCCL_NVLS_ENABLE", "0", 0);                     // no NVLink multicast (shared machines)
+    ncclUniqueId id;
+    if (par_rank() == 0) x->api.get_unique_id(&id);
+    par_bcast(&id, sizeof id);
+    fail = x->api.comm_init_rank(&x->comm, par_size(), id, par_rank()) != 0;
+    const size_t esize = s->fp64 ? 8 : 4;
+    x->cap = 2 * largest_face(s);                           // both directions of an axis at once
+    fail |= cudaMalloc(&x->buf[0], x->cap * esize) != cudaSuccess || cudaMalloc(&x->buf[1], x->cap * esize) != cudaSuccess;
+    par_max_ints(&fail, 1);
+    if (fail) {
+        cudaGetLastError();
+        return false;
+    }
+    int v = 0;
+    x->api.get_version(&v);
+    snprintf(x->name, sizeof x->name, "NCCL %d.%d.%d, device to device", v / 10000, v / 100 % 100, v % 100);
+    return true;
+}
+
+gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen)
+{
+    gpu_exchange *x = new gpu_exchange();
+    x->nccl = start_nccl(x, s);
+    if (!x->nccl) snprintf(x->name, sizeof x->name, "host-staged (pinned buffers, MPI)");
+    if (par_rank() == 0)
+        fprintf(stderr, "cardiac: %d ranks, one GPU each; halo exchange: %s\n", par_size(), x->name);
+    (void)err; (void)errlen;
+    return x;
+}
+
+const char *gpu_exchange_name(const gpu_exchange *x) { return x->name; }
+
+// A face between the state and a contiguous device buffer (a strided 2D copy).
+static void face_copy_device(void *field, size_t esize, const halo_face &f, void *buf, bool to_buf, cudaStream_t st)
+{
+    char *dev = (char *)field + f.offset * esize;
+    const size_t w = f.blocklen * esize, pitch = (f.nblocks > 1 ? f.pitch : f.blocklen) * esize;
+    if (to_buf) cudaMemcpy2DAsync(buf, w, dev, pitch, w, f.nblocks, cudaMemcpyDeviceToDevice, st);
+    else cudaMemcpy2DAsync(dev, pitch, buf, w, w, f.nblocks, cudaMemcpyDeviceToDevice, st);
+}
+
+// Axis by axis (the faces of later axes carry the earlier ones' ghosts); the
+// two directions of an axis in one NCCL group, so their transfers overlap.
+void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_t st)
+{
+    if (!x->nccl) { halo_exchange(s, &var, 1); return; }
+    const decomp *dc = &s->dc;
+    const size_t esize = s->fp64 ? 8 : 4;
+    const int type = s->fp64 ? NCCL_FLOAT64 : NCCL_FLOAT32;
+    for (int a = 0; a < 3; a++) {
+        if (dc->dims[a] < 2) continue;
+        halo_face send[2], recv[2];
+        char *sbuf[2], *rbuf[2];
+        for (int d = 0; d < 2; d++) {
+            halo_faces(s, a, d, &send[d], &recv[d]);
+            const size_t bytes = send[d].blocklen * send[d].nblocks * esize;
+            sbuf[d] = (char *)x->buf[0] + d * bytes;
+            rbuf[d] = (char *)x->buf[1] + d * bytes;
+            if (dc->nbr[a][d] >= 0) face_copy_device(field, esize, send[d], sbuf[d], true, st);
+        }
+        x->api.group_start();
+        for (int d = 0; d < 2; d++) {
+            const int to = dc->nbr[a][d], from = dc->nbr[a][1 - d];
+            const size_t count = send[d].blocklen * send[d].nblocks;
+            if (to >= 0) x->api.send(sbuf[d], count, type, to, x->comm, st);
+            if (from >= 0) x->api.recv(rbuf[d], count, type, from, x->comm, st);
+        }
+        ncclResult_t r = x->api.group_end();
+        if (r != 0) sim_fail(s, "NCCL halo exchange failed: %s", x->api.error_string(r));
+        for (int d = 0; d < 2; d++)
+            if (dc->nbr[a][1 - d] >= 0) face_copy_device(field, esize, recv[d], rbuf[d], false, st);
+    }
+}
+
+void gpu_exchange_free(gpu_exchange *x)
+{
+    if (!x) return;
+    if (x->nccl) {
+        x->api.comm_destroy(x->comm);
+        cudaFree(x->buf[0]);
+        cudaFree(x->buf[1]);
+    }
+    delete x;
+}

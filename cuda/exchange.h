@@ -1,0 +1,23 @@
+// Halo exchange between the GPUs of a run split over MPI ranks (the plan of
+// faces: core/halo.h). Two ways, chosen at run time and named in the run log
+// by rank 0: NCCL point-to-point sends between the GPUs' memories (NVLink or
+// the network; libnccl.so.2 loaded with dlopen, so the program runs without
+// it), else host-staged copies through pinned buffers and MPI (core/halo.c).
+#ifndef CARDIAC_CUDA_EXCHANGE_H
+#define CARDIAC_CUDA_EXCHANGE_H
+#include <cuda_runtime.h>
+#include "sim.h"
+
+struct gpu_exchange;
+
+// Sets up the exchange of a decomposed simulation (collective: every rank
+// calls it). NULL with a message in err on failure.
+gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen);
+// Queues on stream st the exchange of the ghost layers of field (state
+// variable var, row-major device array of the stored cells). The host-staged
+// way returns after the copies; the NCCL way returns at once.
+void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_t st);
+const char *gpu_exchange_name(const gpu_exchange *x);
+void gpu_exchange_free(gpu_exchange *x);
+
+#endif
