@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "par.h"
 
 static int active, rank, size = 1, local_rank;
@@ -59,11 +60,6 @@ void par_max_doubles(double *v, int n)
     if (active) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
-void par_sum_doubles(double *v, int n)
-{
-    if (active) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-}
-
 void par_sum_floats(float *v, size_t n)
 {
     for (size_t done = 0; active && done < n; done += INT_MAX / 2) {
@@ -92,7 +88,16 @@ void par_bcast_from(int root, void *buf, size_t bytes)
     if (active) MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
 }
 
-void par_barrier(void)
+int par_all_arrive(double seconds)
 {
-    if (active) MPI_Barrier(MPI_COMM_WORLD);
+    if (!active || size == 1) return 1;
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    const double end = MPI_Wtime() + seconds;
+    int done = 0;
+    while (!done && MPI_Wtime() < end) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    return done;
 }

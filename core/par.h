@@ -26,13 +26,15 @@ void par_abort(int code);
 
 /* Collectives over all ranks (identities in one process). */
 void par_max_doubles(double *v, int n);
-void par_sum_doubles(double *v, int n);
 void par_sum_floats(float *v, size_t n);
 void par_min_longs(long *v, int n);
 void par_max_ints(int *v, int n);
 void par_bcast(void *buf, size_t bytes);   /* from rank 0 */
 void par_bcast_from(int root, void *buf, size_t bytes);
-void par_barrier(void);
+/* After an error: 1 when every rank reaches this call within `seconds` (all
+ * failed together, e.g. the same bad input or Ctrl-C, and may shut down
+ * cleanly), 0 when some rank does not (it is waiting for this one: abort). */
+int par_all_arrive(double seconds);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 
 volatile int cardiac_interrupted = 0;
 static lua_State *globalL;
+static char rank_error[2048];   /* the last error of a rank other than 0 */
 static const char *progname = "cardiac";
 
 static void stop_hook(lua_State *L, lua_Debug *ar)
@@ -66,12 +67,9 @@ void shell_report(lua_State *L, int status)
 {
     if (status == LUA_OK) return;
     const char *msg = lua_tostring(L, -1);
-    if (par_rank() > 0) {
-        /* the same error usually stops every rank: give rank 0 the time to
-         * report it and end the job, so that it is printed once */
-        sleep(2);
-        fprintf(stderr, "%s [rank %d]: %s\n", progname, par_rank(), msg ? msg : "(error object is not a string)");
-    } else
+    if (par_rank() > 0)   /* rank 0 reports the errors all ranks share; main() prints a rank's own */
+        snprintf(rank_error, sizeof rank_error, "%s", msg ? msg : "(error object is not a string)");
+    else
         fprintf(stderr, "%s: %s\n", progname, msg ? msg : "(error object is not a string)");
     fflush(stderr);
     lua_pop(L, 1);
@@ -234,8 +232,14 @@ int main(int argc, char **argv)
     if (status == LUA_OK && !script && !nexec && !interactive && !tty)
         status = run_script(L, "-", argv, argc, argc);
     if (status == LUA_OK && (interactive || (!script && !nexec && tty))) shell_repl(L);
-    /* an error on any rank ends the whole job (the others would wait for it) */
-    if (status != LUA_OK && par_size() > 1) par_abort(1);
+    /* Under MPI an error that stopped every rank (bad input, Ctrl-C) ends the
+       job cleanly: output files are closed together. An error on some ranks
+       only ends the job at once, with that rank's message: the others would
+       wait for it forever. */
+    if (status != LUA_OK && par_size() > 1 && !par_all_arrive(5.0)) {
+        if (par_rank() > 0) fprintf(stderr, "%s [rank %d]: %s\n", progname, par_rank(), rank_error);
+        par_abort(1);
+    }
     lua_close(L);  /* closes simulations and their output files */
     par_finalize();
     return status == LUA_OK ? 0 : 1;

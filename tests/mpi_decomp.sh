@@ -63,4 +63,20 @@ if [ $rc != 0 ] && [ $rc != 124 ] && echo "$out" | grep -q "rank 1.*only rank 1 
 else
   echo "FAIL an error on one rank: exit $rc"; echo "$out"; status=1
 fi
+# an error on every rank (here after output was written) ends the job cleanly:
+# one message, and the output file closed with its frames
+f="$dir/all_fail.h5"
+err="local s = cardiac.simulation{mesh = cardiac.mesh{n = {40, 40}, dx = 0.25}, model = 'karma'}
+s:output{file = '$f', every = 10}
+s:step(50)
+error('every rank fails')"
+out=$(timeout 60 mpirun -np 2 "$bin" -e "$err" 2>&1)
+rc=$?
+frames=$("$bin" -e "local _, d = cardiac.h5read('$f', '/time') print(d[1])" 2>&1)
+if [ $rc = 1 ] && [ "$(echo "$out" | grep -c 'every rank fails')" = 1 ] && [ "$frames" = 6 ] &&
+   ! echo "$out" | grep -q MPI_ABORT; then
+  echo "ok   an error on every rank ends the job cleanly (one message, output closed with 6 frames)"
+else
+  echo "FAIL an error on every rank: exit $rc, frames '$frames'"; echo "$out"; status=1
+fi
 exit $status
