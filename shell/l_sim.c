@@ -529,6 +529,8 @@ static int probe_data(lua_State *L)
     probe *p = check_probe(L, 1);
     lua_getiuservalue(L, 1, 1);
     sim *s = check_sim(L, -1);
+    char err[512];
+    if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:data: %s", err);
     lua_createtable(L, 0, p->nvars + 1);
     lua_createtable(L, (int)p->nsamples, 0);
     for (size_t q = 0; q < p->nsamples; q++) { lua_pushnumber(L, p->t[q]); lua_rawseti(L, -2, (lua_Integer)q + 1); }
@@ -554,8 +556,16 @@ static int probe_csv(lua_State *L)
     const char *path = luaL_checkstring(L, 2);
     lua_getiuservalue(L, 1, 1);
     sim *s = check_sim(L, -1);
-    FILE *f = fopen(path, "w");
-    if (!f) return cardiac_error(L, "probe:csv: cannot write '%s'", path);
+    char err[512];
+    if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:csv: %s", err);
+    /* under MPI rank 0 writes the file (every rank holds the combined samples) */
+    FILE *f = par_rank() == 0 ? fopen(path, "w") : fopen("/dev/null", "w");
+    int ok = f != NULL;
+    par_bcast(&ok, sizeof ok);
+    if (!ok) {
+        if (f) fclose(f);
+        return cardiac_error(L, "probe:csv: cannot write '%s'", path);
+    }
     fprintf(f, "t_ms");
     for (int v = 0; v < p->nvars; v++)
         for (size_t c = 0; c < p->ncells; c++) {
@@ -654,9 +664,13 @@ static int sim_png(lua_State *L)
     float *f = field_copy(L, s, v);
     size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
     int h = s->g.dim == 1 ? 1 : s->g.n[1];
-    char err[512];
-    int r = picture_write_png(path, f + off, s->g.mask + off, s->g.n[0], h, (float)lo, (float)hi,
+    char err[512] = "";
+    int r = 0;
+    if (par_rank() == 0)   /* under MPI rank 0 writes the picture and shares the outcome */
+        r = picture_write_png(path, f + off, s->g.mask + off, s->g.n[0], h, (float)lo, (float)hi,
                               (int)scale, err, sizeof err);
+    par_bcast(&r, sizeof r);
+    par_bcast(err, sizeof err);
     free(f);
     if (r != 0) return cardiac_error(L, "%s: %s", fn, err);
     lua_pushstring(L, path);
