@@ -48,3 +48,8 @@ void model_step_cell(const model_inst *m, double *y, double idiff, double istim,
     d->step_f32(yf, (float)idiff, (float)istim, (float)dt, pf);
     for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }
+
+double model_rate_bound(const model_inst *m)
+{
+    return m->def->rate_bound ? m->def->rate_bound(m->p) : m->def->max_rate;
+}

@@ -41,6 +41,7 @@ typedef struct model_def {
     int vindex;             /* index of the diffused membrane potential */
     float activation;       /* upstroke threshold for activation times (units of V) */
     float max_rate;         /* bound on |d(dV/dt)/dV| of the reaction, 1/ms, for the dt limit */
+    double (*rate_bound)(const double *p);   /* the same bound for parameters p, or NULL: max_rate */
     float vmin, vmax;       /* typical range of V, for pictures */
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
@@ -58,6 +59,8 @@ const model_def *model_at(size_t i);
 int model_param_index(const model_def *d, const char *name);
 int model_state_index(const model_def *d, const char *name);
 void model_init(model_inst *m, const model_def *d);
+/* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */
+double model_rate_bound(const model_inst *m);
 /* One step of one cell (no diffusion) in single (fp64 = 0) or double precision;
  * y is held in double either way. */
 void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64);

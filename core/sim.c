@@ -55,7 +55,7 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 {
     stencil st;
     stencil_setup(&st, &s->lg, s->order, D);
-    double lim = stencil_dt_limit(&st, &s->lg, s->m.def->max_rate);
+    double lim = stencil_dt_limit(&st, &s->lg, model_rate_bound(&s->m));
     if (s->dt > lim) {
         snprintf(err, errlen,
                  "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "

@@ -94,7 +94,8 @@ const help_entry help_entries[] = {
 "  Sets a state variable in a region (default: all tissue); initial conditions.\n"
 "  e.g. sim:set(\"U\", 3.0, cardiac.slab{axis = \"x\", from = 0, to = 1})"},
 {"simulation:set_D", "sim:set_D(D | {Dx, Dy, Dz}): changes the diffusion coefficients (mm^2/ms); checked against dt."},
-{"simulation:set_param", "sim:set_param(name, value) or sim:set_param{name = value}: changes model parameters."},
+{"simulation:set_param", "sim:set_param(name, value) or sim:set_param{name = value}: changes model parameters;\n"
+"  values that would make dt unstable are refused."},
 {"simulation:param", "sim:param(name) -> current value of a model parameter in this simulation."},
 {"simulation:add_stimulus", "sim:add_stimulus(stimulus): adds a stimulus (times are absolute simulation times)."},
 {"simulation:probe",

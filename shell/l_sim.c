@@ -412,7 +412,14 @@ static int sim_set_param(lua_State *L)
         lua_setfield(L, -2, luaL_checkstring(L, 2));
         apply_params(L, -1, &m, "simulation:set_param");
     }
+    /* parameters that speed up the reaction may make dt unstable: check first */
+    model_inst old = s->m;
+    char err[512];
     s->m = m;
+    if (sim_set_diffusion(s, s->D, err, sizeof err) != 0) {
+        s->m = old;
+        return cardiac_error(L, "simulation:set_param: %s", err);
+    }
     return 0;
 }
 
@@ -791,7 +798,7 @@ static int sim_index(lua_State *L)
     else if (!strcmp(k, "tsteps")) { if (s->tsteps) lua_pushinteger(L, s->tsteps); else lua_pushnil(L); }
     else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
-    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, s->m.def->max_rate));
+    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, model_rate_bound(&s->m)));
     else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
     else if (!strcmp(k, "D")) {
         lua_createtable(L, s->g.dim, 0);

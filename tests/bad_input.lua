@@ -82,6 +82,9 @@ expect_error("benchmark: unknown option", function()
 local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1}
 expect_error("set_D: unstable", function() sim:set_D(10) end, "largest stable dt")
 expect_error("set_param: unknown", function() sim:set_param("nope", 1) end, "'nope'")
+local ms = cardiac.simulation{mesh = mesh, model = "mitchell_schaeffer", dt = 0.05, D = 0.01}
+expect_error("set_param: makes dt unstable", function() ms:set_param("tau_in", 0.01) end, "set_param", "dt = 0.05")
+expect_error("set_param: refused value not kept", function() assert(ms:param("tau_in") == 0.01) end, "assertion")
 expect_error("get: unknown variable", function() sim:get("Vm", 1, 1) end, "'Vm'", "U")
 expect_error("get: cell outside", function() sim:get("U", 21, 1) end, "outside")
 expect_error("run: negative duration", function() sim:run(-5) end, "duration")

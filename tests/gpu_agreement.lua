@@ -31,11 +31,13 @@ end
 
 local NSTEPS = 1500
 local cases = {
-  {model = "karma", dt = 0.05, D = 0.1, vrange = 4},
-  {model = "aliev_panfilov", dt = 0.02, D = 0.05, vrange = 100},
+  -- thr: activation level; amp: stimulus (dV/dt) that excites within 1 ms
+  {model = "karma", dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
+  {model = "aliev_panfilov", dt = 0.02, D = 0.05, vrange = 100, thr = -70, amp = 200},
+  {model = "mitchell_schaeffer", dt = 0.05, D = 0.1, vrange = 1, thr = 0.5, amp = 0.5},
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
-  {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4},
+  {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
 }
 local layouts = {
   {layout = "naive"}, {layout = "window"}, {layout = "tower"},
@@ -84,11 +86,11 @@ end
 local function run(spec, mesh, case, opts)
   local model = cardiac.model(case.model, case.params)
   local vname = model:states()[1].name
-  local thr = ({karma = 1.0, aliev_panfilov = -70})[case.model]
+  local thr = case.thr
   local sim = cardiac.simulation{mesh = mesh, model = model, dt = case.dt, D = case.D, stencil = opts.stencil,
                                  backend = opts.backend, precision = opts.precision, layout = opts.layout,
                                  tsteps = opts.tsteps}
-  local amp = case.model == "karma" and 3 or 200
+  local amp = case.amp
   sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = amp,
                                     duration = 1})
   local centre = {2, spec.n[2] * spec.dx - 2, spec.n[3] and 1}

@@ -142,6 +142,69 @@ static void test_aliev_panfilov(void)
     CHECK_NEAR(apd, ref, 0.002 * ref, "APD, forward Euler dt = 0.005 vs RK4 (0.2%)");
 }
 
+/* ---- Mitchell-Schaeffer ------------------------------------------------- */
+
+static void ms_rhs(const double *p, const double *y, double *f)
+{
+    f[0] = y[1] * y[0] * y[0] * (1 - y[0]) / p[MS_TAU_IN] - y[0] / p[MS_TAU_OUT];
+    f[1] = y[0] < p[MS_VGATE] ? (1 - y[1]) / p[MS_TAU_OPEN] : -y[1] / p[MS_TAU_CLOSE];
+}
+
+/* Time v stays above thr, from v = v0, h = 1, by classical RK4 with step k. */
+static double ms_rk4_apd(const double *p, double v0, double T, double k, double thr)
+{
+    double y[2] = {v0, 1}, k1[2], k2[2], k3[2], k4[2], t[2];
+    double up = v0 >= thr ? 0 : -1, down = -1;
+    for (long s = 0; s * k < T && down < 0; s++) {
+        double prev = y[0];
+        ms_rhs(p, y, k1);
+        for (int q = 0; q < 2; q++) t[q] = y[q] + 0.5 * k * k1[q];
+        ms_rhs(p, t, k2);
+        for (int q = 0; q < 2; q++) t[q] = y[q] + 0.5 * k * k2[q];
+        ms_rhs(p, t, k3);
+        for (int q = 0; q < 2; q++) t[q] = y[q] + k * k3[q];
+        ms_rhs(p, t, k4);
+        for (int q = 0; q < 2; q++) y[q] += k / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+        if (up < 0 && prev < thr && y[0] >= thr) up = s * k + k * (thr - prev) / (y[0] - prev);
+        if (up >= 0 && prev >= thr && y[0] < thr) down = s * k + k * (prev - thr) / (prev - y[0]);
+    }
+    return down - up;
+}
+
+static void test_mitchell_schaeffer(void)
+{
+    printf("Mitchell-Schaeffer 2003\n");
+    model_inst m;
+    model_init(&m, model_find("mitchell_schaeffer"));
+    const double *p = m.p;
+    double vmax, apd;
+    float end[2], rest[2] = {0, 1};
+    run_cell(&m, rest, 500, 0.05, 0, 0, 0.5, &vmax, &apd, end);
+    CHECK(vmax == 0 && end[1] == 1, "rest state (v, h) = (0, 1) stays");
+    /* with h = 1 (it stays 1 below v_gate) J_in + J_out = 0 at v (1 - v) = tau_in / tau_out:
+     * the lower root is the threshold, the upper one the excited state */
+    const double disc = sqrt(1 - 4 * p[MS_TAU_IN] / p[MS_TAU_OUT]);
+    const double vth = (1 - disc) / 2, vup = (1 + disc) / 2;
+    printf("  threshold %.4f, excited state %.4f (roots of v (1 - v) = tau_in / tau_out)\n", vth, vup);
+    float below[2] = {(float)(0.9 * vth), 1}, above[2] = {(float)(1.1 * vth), 1};
+    run_cell(&m, below, 100, 0.01, 0, 0, 0.5, &vmax, &apd, end);
+    CHECK(vmax <= below[0] && end[0] < 0.01f, "v0 = 0.9 threshold decays (v at 100 ms %.4f)", end[0]);
+    run_cell(&m, above, 100, 0.01, 0, 0, 0.5, &vmax, &apd, end);
+    CHECK(vmax > 0.9, "v0 = 1.1 threshold fires (max v %.4f)", vmax);
+    /* the peak sits just under the excited state: h closes slowly (tau_close) during the upstroke */
+    float start[2] = {0.3f, 1};
+    run_cell(&m, start, 600, 0.01, 0, 0, p[MS_VGATE], &vmax, &apd, end);
+    CHECK_NEAR(vmax, vup, 0.01, "peak v vs the excited state at h = 1");
+    /* APD at v_gate: the production step (Euler for v, exact Rush-Larsen for h) vs RK4 */
+    double ref = ms_rk4_apd(p, 0.3, 600, 1e-3, p[MS_VGATE]);
+    printf("  RK4 reference APD at v_gate: %.3f ms (leading-order estimate tau_close ln(tau_out / 4 tau_in) "
+           "= %.1f ms)\n", ref, p[MS_TAU_CLOSE] * log(p[MS_TAU_OUT] / (4 * p[MS_TAU_IN])));
+    run_cell(&m, start, 600, 0.05, 0, 0, p[MS_VGATE], &vmax, &apd, end);
+    CHECK_NEAR(apd, ref, 0.01 * ref, "APD, dt = 0.05 vs RK4 (1%)");
+    run_cell(&m, start, 600, 0.005, 0, 0, p[MS_VGATE], &vmax, &apd, end);
+    CHECK_NEAR(apd, ref, 0.002 * ref, "APD, dt = 0.005 vs RK4 (0.2%)");
+}
+
 static void test_rush_larsen(void)
 {
     printf("Rush-Larsen\n");
@@ -159,6 +222,7 @@ int main(void)
 {
     test_karma();
     test_aliev_panfilov();
+    test_mitchell_schaeffer();
     test_rush_larsen();
     return check_summary();
 }

@@ -3,3 +3,4 @@
  * it to CARDIAC_MODELS in core/models/list.h and write its metadata file. */
 #include "karma.h"
 #include "aliev_panfilov.h"
+#include "mitchell_schaeffer.h"

@@ -6,9 +6,11 @@
 #define CARDIAC_MODELS_LIST_H
 #include "karma_consts.h"
 #include "aliev_panfilov_consts.h"
+#include "mitchell_schaeffer_consts.h"
 
 #define CARDIAC_MODELS(X) \
     X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U, KARMA_PARAMS) \
-    X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V, AP_PARAMS)
+    X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V, AP_PARAMS) \
+    X(mitchell_schaeffer, MS_NSTATE, MS_NPARAM, MS_V, MS_PARAMS)
 
 #endif
