@@ -16,8 +16,11 @@ static int choose_dims(const grid *g, const int want[3], int nranks, int dims[3]
     } else {
         for (int a = 0; a < 3; a++) dims[a] = want[a] > 0 ? want[a] : 1;
         if (dims[0] * dims[1] * dims[2] != nranks) {
-            snprintf(err, errlen, "'decomp' = {%d, %d, %d} splits the grid into %d parts, but the job has %d "
-                     "ranks (mpirun -np)", dims[0], dims[1], dims[2], dims[0] * dims[1] * dims[2], nranks);
+            char list[64];
+            int len = snprintf(list, sizeof list, "%d", dims[0]);
+            for (int a = 1; a < g->dim; a++) len += snprintf(list + len, sizeof list - len, ", %d", dims[a]);
+            snprintf(err, errlen, "'decomp' = {%s} splits the grid into %d parts, but the job has %d rank%s "
+                     "(mpirun -np)", list, dims[0] * dims[1] * dims[2], nranks, nranks == 1 ? "" : "s");
             return -1;
         }
     }

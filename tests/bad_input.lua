@@ -82,6 +82,13 @@ expect_error("benchmark: unknown option", function()
 local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1}
 expect_error("set_D: unstable", function() sim:set_D(10) end, "largest stable dt")
 expect_error("set_param: unknown", function() sim:set_param("nope", 1) end, "'nope'")
+-- decomposition requests that do not fit the job (one process here)
+expect_error("simulation: decomp vs ranks", function()
+  cardiac.simulation{mesh = mesh, model = "karma", decomp = {2, 1}} end, "'decomp' = {2, 1}", "2 parts", "1 rank ")
+expect_error("simulation: decomp length", function()
+  cardiac.simulation{mesh = mesh, model = "karma", decomp = {1, 1, 1}} end, "'decomp'", "2 numbers")
+expect_error("simulation: decomp not whole", function()
+  cardiac.simulation{mesh = mesh, model = "karma", decomp = {1.5, 1}} end, "'decomp'", "whole")
 local ms = cardiac.simulation{mesh = mesh, model = "mitchell_schaeffer", dt = 0.05, D = 0.01}
 expect_error("set_param: makes dt unstable", function() ms:set_param("tau_in", 0.01) end, "set_param", "dt = 0.05")
 expect_error("set_param: refused value not kept", function() assert(ms:param("tau_in") == 0.01) end, "assertion")
