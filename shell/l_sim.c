@@ -213,7 +213,7 @@ static void progress(void *ctx, const sim *s, long done, long total, int final)
 static int advance(lua_State *L, sim *s, long nsteps)
 {
     char err[512];
-    progress_ctx pc = {now_s(), isatty(2)};
+    progress_ctx pc = {now_s(), isatty(2) && par_rank() == 0};   /* one progress line, from rank 0 */
     lua_getglobal(L, "cardiac");
     if (lua_istable(L, -1) && lua_getfield(L, -1, "quiet") != LUA_TNIL && lua_toboolean(L, -1)) pc.tty = 0;
     lua_settop(L, 2);
