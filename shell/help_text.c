@@ -20,9 +20,13 @@ const help_entry help_entries[] = {
 "  Reads a whole HDF5 dataset as a flat list (last index fastest) and its dimensions.\n"
 "  e.g. local v, d = cardiac.h5read(\"results/run.h5\", \"/fields/U\")"},
 {"cardiac.mesh",
-"cardiac.mesh{n = {nx [, ny [, nz]]}, dx = h | {hx, hy, hz}}  or  cardiac.mesh{size = {Lx, ...}, dx = h}\n"
+"cardiac.mesh{n = {nx [, ny [, nz]]}, dx = h | {hx, hy, hz} [, tissue = region]}\n"
+"  or  cardiac.mesh{size = {Lx, ...}, dx = h}\n"
+"  or  cardiac.mesh{file = \"heart.h5\", dataset = \"/mesh/mask\", threshold = 0.5, dx = h}\n"
 "  A structured 1D/2D/3D grid of cells; spacing in mm. Cell (i, j, k) is 1-based and its\n"
-"  centre lies at ((i - 1/2) dx, (j - 1/2) dy, (k - 1/2) dz). All cells start as tissue.\n"
+"  centre lies at ((i - 1/2) dx, (j - 1/2) dy, (k - 1/2) dz). All cells start as tissue, or\n"
+"  only the cells of `tissue`; from a file, the cells whose value (a 0/1 mask or a phase field,\n"
+"  [z][y][x] with x fastest, as cardiac writes /mesh/mask) exceeds the threshold.\n"
 "  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells).\n"
 "  Methods: locate, coord, set_tissue, is_tissue, count.\n"
 "  e.g. m = cardiac.mesh{n = {200, 200}, dx = 0.25}"},
@@ -52,6 +56,11 @@ const help_entry help_entries[] = {
 {"cardiac.slab", "cardiac.slab{axis = \"x\" | \"y\" | \"z\", from = mm, to = mm}: cells whose centre lies between two planes."},
 {"cardiac.box", "cardiac.box{min = {x0, y0 [, z0]}, max = {x1, y1 [, z1]}}: cells whose centre lies in the box (mm)."},
 {"cardiac.sphere", "cardiac.sphere{center = {x, y [, z]}, radius = mm}: a disc in 2D, a sphere in 3D."},
+{"cardiac.cylinder", "cardiac.cylinder{center = {x, y [, z]}, axis = \"z\", radius = mm, inner = mm}: the cells at\n"
+"  distance inner..radius from the axis through center; a shell when inner > 0 (default 0)."},
+{"cardiac.biventricle", "cardiac.biventricle(): a synthetic two-ventricle heart fitted to the mesh's box (base at the\n"
+"  top of z); about 27% of a 250 x 326 x 298 box, like the thesis' heart.\n"
+"  e.g. heart = cardiac.mesh{n = {250, 326, 298}, dx = 0.5, tissue = cardiac.biventricle()}"},
 {"cardiac.cells", "cardiac.cells{{i, j, k}, ...}: explicit cells (1-based indices)."},
 {"cardiac.points", "cardiac.points{{x, y, z}, ...}: the cells containing the given points (mm)."},
 {"cardiac.where", "cardiac.where(function(x, y, z) return bool end): the cells whose centre satisfies a predicate."},

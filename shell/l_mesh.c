@@ -5,6 +5,8 @@
 #include <string.h>
 #include "args.h"
 #include "bindings.h"
+#include "mesh_file.h"
+#include "region.h"
 
 grid *check_mesh(lua_State *L, int idx) { return luaL_checkudata(L, idx, MESH_MT); }
 
@@ -46,12 +48,55 @@ static void push_doubles(lua_State *L, const double *v, int n)
     for (int i = 0; i < n; i++) { lua_pushnumber(L, v[i]); lua_rawseti(L, -2, i + 1); }
 }
 
+/* cardiac.mesh{file = "heart.h5", dataset = "/mesh/mask", threshold = 0.5, dx = ...}:
+ * the grid and its tissue from an HDF5 array (core/mesh_file.h). */
+static int mesh_from_file(lua_State *L, const char *fn)
+{
+    if (args_field(L, 1, "n") || args_field(L, 1, "size"))
+        cardiac_error(L, "%s: give 'file' or the mesh's size ('n' or 'size'), not both", fn);
+    const char *path = args_string(L, 1, fn, "file", NULL, 1);
+    const char *name = args_string(L, 1, fn, "dataset", "/mesh/mask", 0);
+    double thr = args_number(L, 1, fn, "threshold", 0.5, 0);
+    double h[3] = {0};
+    int nh = args_vector(L, 1, fn, "dx", h, 3, 1);
+    for (int a = 0; a < nh; a++)
+        if (!(h[a] > 0)) cardiac_error(L, "%s: 'dx' must be positive, got %g", fn, h[a]);
+    if (nh == 1) h[1] = h[2] = h[0];
+    grid *g = lua_newuserdatauv(L, sizeof(grid), 0);
+    memset(g, 0, sizeof *g);
+    luaL_setmetatable(L, MESH_MT);
+    char err[512];
+    if (grid_from_hdf5(g, path, name, h, thr, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
+    if (nh != 1 && nh != g->dim)
+        cardiac_error(L, "%s: 'dx' lists %d spacings for the %dD mesh in '%s'", fn, nh, g->dim, path);
+    return 1;
+}
+
+/* Option tissue = region: only the region's cells are tissue. */
+static void apply_tissue(lua_State *L, grid *g, const char *fn)
+{
+    if (!args_field(L, 1, "tissue")) return;
+    size_t *cells = NULL;
+    size_t n = resolve_region(L, lua_gettop(L), g, 0, &cells, fn);
+    lua_pop(L, 1);
+    memset(g->mask, 0, g->ncells);
+    for (size_t q = 0; q < n; q++) g->mask[cells[q]] = 1;
+    free(cells);
+    grid_recount(g);
+}
+
 static int mesh_new(lua_State *L)
 {
-    static const char *const keys[] = {"n", "dx", "size", NULL};
+    static const char *const keys[] = {"n", "dx", "size", "tissue", "file", "dataset", "threshold", NULL};
     const char *fn = "cardiac.mesh";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
+    if (args_field(L, 1, "file")) {
+        lua_pop(L, 1);
+        return mesh_from_file(L, fn);
+    }
+    if (args_field(L, 1, "dataset") || args_field(L, 1, "threshold"))
+        cardiac_error(L, "%s: 'dataset' and 'threshold' go with 'file'", fn);
     double nd[3] = {0}, h[3] = {0}, size[3] = {0};
     int dim_n = args_vector(L, 1, fn, "n", nd, 3, 0);
     int dim_s = args_vector(L, 1, fn, "size", size, 3, 0);
@@ -78,6 +123,7 @@ static int mesh_new(lua_State *L)
     luaL_setmetatable(L, MESH_MT);
     char err[256];
     if (grid_init(g, dim, n, h, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
+    apply_tissue(L, g, fn);
     return 1;
 }
 

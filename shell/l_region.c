@@ -1,4 +1,4 @@
-/* Regions: slab, box, sphere, cell and point lists, and Lua predicates,
+/* Regions: slab, box, sphere, cylinder shell, synthetic heart, cell and point lists, and Lua predicates,
  * resolved to grid cells when used (stimuli, initial values, masks). */
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -94,6 +94,41 @@ static int sphere_new(lua_State *L)
     return 1;
 }
 
+/* cardiac.cylinder{center = {x, y, z}, axis = "z", radius = R, inner = r}: the
+ * cells at distance r..R from the axis line through center (a shell when
+ * inner > 0; inner defaults to 0, a solid cylinder). */
+static int cylinder_new(lua_State *L)
+{
+    static const char *const keys[] = {"center", "axis", "radius", "inner", NULL};
+    const char *fn = "cardiac.cylinder";
+    args_table(L, 1, fn);
+    args_known_keys(L, 1, fn, keys);
+    double c[3] = {0};
+    args_vector(L, 1, fn, "center", c, 3, 1);
+    int axis = axis_of(L, fn, args_string(L, 1, fn, "axis", "z", 0));
+    double rad = args_positive(L, 1, fn, "radius", 0, 1);
+    double inner = args_number(L, 1, fn, "inner", 0, 0);
+    if (inner < 0 || inner >= rad)
+        cardiac_error(L, "%s: 'inner' must be at least 0 and below 'radius' (%g), got %g", fn, rad, inner);
+    lregion *r = push_region(L, LR_GEOMETRY);
+    r->r.kind = REGION_CYLINDER;
+    memcpy(r->r.center, c, sizeof c);
+    r->r.axis = axis;
+    r->r.radius = rad;
+    r->r.inner = inner;
+    return 1;
+}
+
+/* cardiac.biventricle(): a synthetic two-ventricle heart scaled to the box of
+ * the mesh it is applied to (core/region.c). */
+static int biventricle_new(lua_State *L)
+{
+    if (!lua_isnoneornil(L, 1)) cardiac_error(L, "cardiac.biventricle: takes no arguments (it fits the mesh's box)");
+    lregion *r = push_region(L, LR_GEOMETRY);
+    r->r.kind = REGION_BIVENTRICLE;
+    return 1;
+}
+
 static int list_new(lua_State *L, lregion_kind kind, const char *fn)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -170,7 +205,7 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
     idx = lua_absindex(L, idx);
     if (lua_isfunction(L, idx)) return resolve_function(L, idx, g, tissue_only, cells);
     lregion *r = luaL_testudata(L, idx, REGION_MT);
-    if (!r) cardiac_error(L, "%s: expected a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
+    if (!r) cardiac_error(L, "%s: expected a region (cardiac.slab, box, sphere, cylinder, biventricle, cells, points, where) or a function, got %s",
                        fn, args_typename(L, idx));
     size_t n = 0, cap = 0;
     *cells = NULL;
@@ -224,7 +259,7 @@ static int region_count(lua_State *L)
 
 static int region_tostring(lua_State *L)
 {
-    static const char *names[] = {"everywhere", "slab", "box", "sphere", "cells"};
+    static const char *names[] = {"everywhere", "slab", "box", "sphere", "cylinder", "biventricle", "cells"};
     lregion *r = luaL_checkudata(L, 1, REGION_MT);
     const char *k = r->kind == LR_GEOMETRY ? names[r->r.kind]
                   : r->kind == LR_CELLS ? "cells" : r->kind == LR_POINTS ? "points" : "where";
@@ -237,7 +272,8 @@ void open_region(lua_State *L)
     static const luaL_Reg methods[] = {{"count", region_count}, {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__gc", region_gc}, {"__tostring", region_tostring}, {NULL, NULL}};
     static const luaL_Reg ctors[] = {
-        {"slab", slab_new}, {"box", box_new}, {"sphere", sphere_new}, {"cells", cells_new},
+        {"slab", slab_new}, {"box", box_new}, {"sphere", sphere_new}, {"cylinder", cylinder_new},
+        {"biventricle", biventricle_new}, {"cells", cells_new},
         {"points", points_new}, {"where", where_new}, {"everywhere", everywhere_new}, {NULL, NULL}};
     new_class(L, REGION_MT, methods, meta);
     luaL_setfuncs(L, ctors, 0);

@@ -19,7 +19,7 @@ static int stim_new(lua_State *L)
     args_known_keys(L, 1, fn, keys);
     if (!args_field(L, 1, "region")) cardiac_error(L, "%s: missing required option 'region'", fn);
     if (!lua_isfunction(L, -1) && !luaL_testudata(L, -1, REGION_MT))
-        cardiac_error(L, "%s: 'region' must be a region (cardiac.slab, box, sphere, cells, points, where) or a function, got %s",
+        cardiac_error(L, "%s: 'region' must be a region (cardiac.slab, box, sphere, cylinder, biventricle, cells, points, where) or a function, got %s",
                    fn, args_typename(L, -1));
     int reg = lua_gettop(L);
     stimulus s = {0};

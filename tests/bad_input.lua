@@ -26,6 +26,15 @@ expect_error("mesh: fractional size", function() cardiac.mesh{n = {4.5}, dx = 0.
 expect_error("mesh: negative spacing", function() cardiac.mesh{n = {4}, dx = -0.1} end, "'dx'", "positive")
 expect_error("mesh: too large for memory", function() cardiac.mesh{n = {100000, 100000, 100000}, dx = 0.1} end,
              "needs", "available")
+expect_error("mesh: file missing", function() cardiac.mesh{file = "/nonexistent/heart.h5", dx = 0.5} end,
+             "cardiac.mesh", "/nonexistent/heart.h5")
+expect_error("mesh: file and n", function() cardiac.mesh{file = "x.h5", n = {4}, dx = 0.5} end, "'file'", "'n'")
+expect_error("mesh: file without dx", function() cardiac.mesh{file = "x.h5"} end, "'dx'")
+expect_error("mesh: dataset without file", function() cardiac.mesh{n = {4}, dx = 0.1, dataset = "/m"} end, "'dataset'")
+expect_error("mesh: tissue not a region", function() cardiac.mesh{n = {4}, dx = 0.1, tissue = 3} end, "region")
+expect_error("cylinder: inner above radius", function() cardiac.cylinder{center = {0, 0}, radius = 1, inner = 2} end,
+             "'inner'")
+expect_error("biventricle: arguments", function() cardiac.biventricle{size = 3} end, "no arguments")
 expect_error("mesh: size and n", function() cardiac.mesh{n = {4}, size = {1}, dx = 0.1} end, "'size'")
 
 -- models
