@@ -35,6 +35,7 @@ local cases = {
   {model = "karma", dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
   {model = "aliev_panfilov", dt = 0.02, D = 0.05, vrange = 100, thr = -70, amp = 200},
   {model = "mitchell_schaeffer", dt = 0.05, D = 0.1, vrange = 1, thr = 0.5, amp = 0.5},
+  {model = "bueno_orovio", dt = 0.02, D = 0.1171, vrange = 1.6, thr = 0.5, amp = 1.0},
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
   {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},

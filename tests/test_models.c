@@ -205,6 +205,82 @@ static void test_mitchell_schaeffer(void)
     CHECK_NEAR(apd, ref, 0.002 * ref, "APD, dt = 0.005 vs RK4 (0.2%)");
 }
 
+/* ---- Bueno-Orovio-Cherry-Fenton ------------------------------------------ */
+
+/* The paper's equations written out again, with tanh (the model header uses
+ * the equivalent logistic form): the reference for an RK4 integration. */
+static void bo_rhs(const double *p, const double *y, double *f)
+{
+    const double u = y[0], v = y[1], w = y[2], s = y[3];
+    const double Hv = u > p[BO_THV], Hw = u > p[BO_THW], Hvm = u > p[BO_THVM], Ho = u > p[BO_THO];
+    const double tvm = (1 - Hvm) * p[BO_TV1M] + Hvm * p[BO_TV2M];
+    const double twm = p[BO_TW1M] + (p[BO_TW2M] - p[BO_TW1M]) * (1 + tanh(p[BO_KWM] * (u - p[BO_UWM]))) / 2;
+    const double tso = p[BO_TSO1] + (p[BO_TSO2] - p[BO_TSO1]) * (1 + tanh(p[BO_KSO] * (u - p[BO_USO]))) / 2;
+    const double ts = (1 - Hw) * p[BO_TS1] + Hw * p[BO_TS2], to = (1 - Ho) * p[BO_TO1] + Ho * p[BO_TO2];
+    const double vinf = u < p[BO_THVM] ? 1 : 0, winf = (1 - Ho) * (1 - u / p[BO_TWINF]) + Ho * p[BO_WINFS];
+    const double jfi = -v * Hv * (u - p[BO_THV]) * (p[BO_UU] - u) / p[BO_TFI];
+    const double jso = (u - p[BO_UO]) * (1 - Hw) / to + Hw / tso, jsi = -Hw * w * s / p[BO_TSI];
+    f[0] = -(jfi + jso + jsi);
+    f[1] = (1 - Hv) * (vinf - v) / tvm - Hv * v / p[BO_TVP];
+    f[2] = (1 - Hw) * (winf - w) / twm - Hw * w / p[BO_TWP];
+    f[3] = ((1 + tanh(p[BO_KS] * (u - p[BO_US]))) / 2 - s) / ts;
+}
+
+/* Peak u and the time u stays above thr, from u = u0 with the gates at rest, by RK4. */
+static void bo_rk4(const double *p, double u0, double T, double k, double thr, double *peak, double *apd)
+{
+    double y[4] = {u0, 1, 1, 0}, k1[4], k2[4], k3[4], k4[4], t[4];
+    double up = u0 >= thr ? 0 : -1, down = -1;
+    *peak = u0;
+    for (long n = 0; n * k < T && down < 0; n++) {
+        double prev = y[0];
+        bo_rhs(p, y, k1);
+        for (int q = 0; q < 4; q++) t[q] = y[q] + 0.5 * k * k1[q];
+        bo_rhs(p, t, k2);
+        for (int q = 0; q < 4; q++) t[q] = y[q] + 0.5 * k * k2[q];
+        bo_rhs(p, t, k3);
+        for (int q = 0; q < 4; q++) t[q] = y[q] + k * k3[q];
+        bo_rhs(p, t, k4);
+        for (int q = 0; q < 4; q++) y[q] += k / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+        *peak = fmax(*peak, y[0]);
+        if (up < 0 && prev < thr && y[0] >= thr) up = n * k + k * (thr - prev) / (y[0] - prev);
+        if (up >= 0 && prev >= thr && y[0] < thr) down = n * k + k * (prev - thr) / (prev - y[0]);
+    }
+    *apd = down - up;
+}
+
+static void test_bueno_orovio(void)
+{
+    printf("Bueno-Orovio-Cherry-Fenton 2008 (epicardial)\n");
+    model_inst m;
+    model_init(&m, model_find("bueno_orovio"));
+    const double *p = m.p;
+    double umax, apd;
+    float end[4], rest[4] = {0, 1, 1, 0};
+    run_cell(&m, rest, 500, 0.01, 0, 0, 0.5, &umax, &apd, end);
+    /* the paper's initial state: u, v, w stay; s relaxes to its resting target (J_si is off below theta_w) */
+    const double s_rest = (1 + tanh(-p[BO_KS] * p[BO_US])) / 2;
+    CHECK(umax == 0 && end[1] == 1 && end[2] == 1 && fabs(end[3] - s_rest) < 1e-6,
+          "rest: u, v, w stay at (0, 1, 1), s goes to %.4f (%.4f)", end[3], s_rest);
+    /* from rest gates, J_fi switches on at theta_v: the excitation threshold */
+    float below[4] = {(float)(0.95 * p[BO_THV]), 1, 1, 0}, above[4] = {(float)(1.05 * p[BO_THV]), 1, 1, 0};
+    run_cell(&m, below, 100, 0.01, 0, 0, 0.5, &umax, &apd, end);
+    CHECK(umax <= below[0] && end[0] < 0.01f, "u0 = 0.95 theta_v decays (u at 100 ms %.4f)", end[0]);
+    run_cell(&m, above, 100, 0.01, 0, 0, 0.5, &umax, &apd, end);
+    CHECK(umax > 1.2, "u0 = 1.05 theta_v fires (max u %.4f)", umax);
+    /* peak and APD at u = theta_v from u0 = 0.5: production step vs RK4 of the paper's equations */
+    double rpeak, rapd;
+    bo_rk4(p, 0.5, 600, 1e-4, p[BO_THV], &rpeak, &rapd);
+    printf("  RK4 reference: peak u %.4f (V = %.1f mV), APD at u = theta_v %.2f ms\n", rpeak, 85.7 * rpeak - 84, rapd);
+    float start[4] = {0.5f, 1, 1, 0};
+    run_cell(&m, start, 600, 0.01, 0, 0, p[BO_THV], &umax, &apd, end);
+    CHECK_NEAR(umax, rpeak, 0.01 * rpeak, "peak u, dt = 0.01 vs RK4 (1%)");
+    CHECK_NEAR(apd, rapd, 0.01 * rapd, "APD, dt = 0.01 vs RK4 (1%)");
+    run_cell(&m, start, 600, 0.001, 0, 0, p[BO_THV], &umax, &apd, end);
+    CHECK_NEAR(apd, rapd, 0.002 * rapd, "APD, dt = 0.001 vs RK4 (0.2%)");
+    CHECK_NEAR(model_rate_bound(&m), 12.52, 0.05, "dt-limit rate bound at the defaults (1/ms)");
+}
+
 static void test_rush_larsen(void)
 {
     printf("Rush-Larsen\n");
@@ -223,6 +299,7 @@ int main(void)
     test_karma();
     test_aliev_panfilov();
     test_mitchell_schaeffer();
+    test_bueno_orovio();
     test_rush_larsen();
     return check_summary();
 }

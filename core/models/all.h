@@ -4,3 +4,4 @@
 #include "karma.h"
 #include "aliev_panfilov.h"
 #include "mitchell_schaeffer.h"
+#include "bueno_orovio.h"
