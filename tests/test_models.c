@@ -82,33 +82,41 @@ static void test_karma(void)
     CHECK_NEAR(end[KARMA_U], 0.0, 1e-3, "back to rest after the action potential");
 }
 
+/* Independent references: classical RK4 of a model's equations written out
+ * again in a test. From state y (n values, y[0] the potential), returns the
+ * time y[0] stays above thr after first reaching it (0 if it starts above),
+ * and in *peak the largest y[0] until then. */
+typedef void (*rhs_fn)(const double *p, const double *y, double *f);
+
+static double rk4_apd(rhs_fn rhs, const double *p, double *y, int n, double T, double h, double thr, double *peak)
+{
+    double k1[8], k2[8], k3[8], k4[8], t[8], up = y[0] >= thr ? 0 : -1, down = -1, top = y[0];
+    for (long s = 0; s * h < T && down < 0; s++) {
+        const double prev = y[0];
+        rhs(p, y, k1);
+        for (int q = 0; q < n; q++) t[q] = y[q] + 0.5 * h * k1[q];
+        rhs(p, t, k2);
+        for (int q = 0; q < n; q++) t[q] = y[q] + 0.5 * h * k2[q];
+        rhs(p, t, k3);
+        for (int q = 0; q < n; q++) t[q] = y[q] + h * k3[q];
+        rhs(p, t, k4);
+        for (int q = 0; q < n; q++) y[q] += h / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+        top = fmax(top, y[0]);
+        if (up < 0 && prev < thr && y[0] >= thr) up = s * h + h * (thr - prev) / (y[0] - prev);
+        if (up >= 0 && prev >= thr && y[0] < thr) down = s * h + h * (prev - thr) / (prev - y[0]);
+    }
+    if (peak) *peak = top;
+    return down - up;
+}
+
 /* ---- Aliev-Panfilov ------------------------------------------------------------ */
 
 /* independent double-precision right-hand side in model units (u, w) */
-static void ap_rhs(const double *y, double *f, const double *p)
+static void ap_rhs(const double *p, const double *y, double *f)
 {
     double u = y[0], w = y[1], k = p[AP_K];
     f[0] = -k * u * (u - p[AP_A]) * (u - 1) - u * w;
     f[1] = (p[AP_EPS0] + p[AP_MU1] * w / (u + p[AP_MU2])) * (-w - k * u * (u - p[AP_B] - 1));
-}
-
-static double ap_rk4_apd(const double *p, double u0, double T, double h, double thr_u)
-{
-    double y[2] = {u0, 0}, up = u0 >= thr_u ? 0 : -1, down = -1;
-    for (long s = 0; s * h < T; s++) {
-        double k1[2], k2[2], k3[2], k4[2], t[2], prev = y[0];
-        ap_rhs(y, k1, p);
-        for (int i = 0; i < 2; i++) t[i] = y[i] + 0.5 * h * k1[i];
-        ap_rhs(t, k2, p);
-        for (int i = 0; i < 2; i++) t[i] = y[i] + 0.5 * h * k2[i];
-        ap_rhs(t, k3, p);
-        for (int i = 0; i < 2; i++) t[i] = y[i] + h * k3[i];
-        ap_rhs(t, k4, p);
-        for (int i = 0; i < 2; i++) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-        if (up < 0 && prev < thr_u && y[0] >= thr_u) up = s * h + h * (thr_u - prev) / (y[0] - prev);
-        if (up >= 0 && down < 0 && prev >= thr_u && y[0] < thr_u) down = s * h + h * (prev - thr_u) / (prev - y[0]);
-    }
-    return down - up;
 }
 
 static void test_aliev_panfilov(void)
@@ -134,7 +142,8 @@ static void test_aliev_panfilov(void)
     run_cell(&m, start, 200, 0.01, 0, 0, -70, &vmax, &apd, end);
     CHECK_NEAR(vmax, p[AP_VREST] + p[AP_VNORM], 0.01 * p[AP_VNORM], "peak V vs u = 1 (1% of vm_norm)");
     /* APD at u = 0.1 (V = -70 mV): forward Euler at dt = 0.05 vs RK4 at h = 1e-3 */
-    double ref = ap_rk4_apd(p, 0.3, 200, 1e-3, 0.1) * p[AP_TNORM];
+    double y0[2] = {0.3, 0};
+    double ref = rk4_apd(ap_rhs, p, y0, 2, 200, 1e-3, 0.1, NULL) * p[AP_TNORM];
     run_cell(&m, start, 200, 0.05, 0, 0, -70, &vmax, &apd, end);
     printf("  RK4 reference APD at -70 mV: %.4f ms\n", ref);
     CHECK_NEAR(apd, ref, 0.01 * ref, "APD, forward Euler dt = 0.05 vs RK4 (1%)");
@@ -148,27 +157,6 @@ static void ms_rhs(const double *p, const double *y, double *f)
 {
     f[0] = y[1] * y[0] * y[0] * (1 - y[0]) / p[MS_TAU_IN] - y[0] / p[MS_TAU_OUT];
     f[1] = y[0] < p[MS_VGATE] ? (1 - y[1]) / p[MS_TAU_OPEN] : -y[1] / p[MS_TAU_CLOSE];
-}
-
-/* Time v stays above thr, from v = v0, h = 1, by classical RK4 with step k. */
-static double ms_rk4_apd(const double *p, double v0, double T, double k, double thr)
-{
-    double y[2] = {v0, 1}, k1[2], k2[2], k3[2], k4[2], t[2];
-    double up = v0 >= thr ? 0 : -1, down = -1;
-    for (long s = 0; s * k < T && down < 0; s++) {
-        double prev = y[0];
-        ms_rhs(p, y, k1);
-        for (int q = 0; q < 2; q++) t[q] = y[q] + 0.5 * k * k1[q];
-        ms_rhs(p, t, k2);
-        for (int q = 0; q < 2; q++) t[q] = y[q] + 0.5 * k * k2[q];
-        ms_rhs(p, t, k3);
-        for (int q = 0; q < 2; q++) t[q] = y[q] + k * k3[q];
-        ms_rhs(p, t, k4);
-        for (int q = 0; q < 2; q++) y[q] += k / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
-        if (up < 0 && prev < thr && y[0] >= thr) up = s * k + k * (thr - prev) / (y[0] - prev);
-        if (up >= 0 && prev >= thr && y[0] < thr) down = s * k + k * (prev - thr) / (prev - y[0]);
-    }
-    return down - up;
 }
 
 static void test_mitchell_schaeffer(void)
@@ -196,7 +184,8 @@ static void test_mitchell_schaeffer(void)
     run_cell(&m, start, 600, 0.01, 0, 0, p[MS_VGATE], &vmax, &apd, end);
     CHECK_NEAR(vmax, vup, 0.01, "peak v vs the excited state at h = 1");
     /* APD at v_gate: the production step (Euler for v, exact Rush-Larsen for h) vs RK4 */
-    double ref = ms_rk4_apd(p, 0.3, 600, 1e-3, p[MS_VGATE]);
+    double y0[2] = {0.3, 1};
+    double ref = rk4_apd(ms_rhs, p, y0, 2, 600, 1e-3, p[MS_VGATE], NULL);
     printf("  RK4 reference APD at v_gate: %.3f ms (leading-order estimate tau_close ln(tau_out / 4 tau_in) "
            "= %.1f ms)\n", ref, p[MS_TAU_CLOSE] * log(p[MS_TAU_OUT] / (4 * p[MS_TAU_IN])));
     run_cell(&m, start, 600, 0.05, 0, 0, p[MS_VGATE], &vmax, &apd, end);
@@ -226,29 +215,6 @@ static void bo_rhs(const double *p, const double *y, double *f)
     f[3] = ((1 + tanh(p[BO_KS] * (u - p[BO_US]))) / 2 - s) / ts;
 }
 
-/* Peak u and the time u stays above thr, from u = u0 with the gates at rest, by RK4. */
-static void bo_rk4(const double *p, double u0, double T, double k, double thr, double *peak, double *apd)
-{
-    double y[4] = {u0, 1, 1, 0}, k1[4], k2[4], k3[4], k4[4], t[4];
-    double up = u0 >= thr ? 0 : -1, down = -1;
-    *peak = u0;
-    for (long n = 0; n * k < T && down < 0; n++) {
-        double prev = y[0];
-        bo_rhs(p, y, k1);
-        for (int q = 0; q < 4; q++) t[q] = y[q] + 0.5 * k * k1[q];
-        bo_rhs(p, t, k2);
-        for (int q = 0; q < 4; q++) t[q] = y[q] + 0.5 * k * k2[q];
-        bo_rhs(p, t, k3);
-        for (int q = 0; q < 4; q++) t[q] = y[q] + k * k3[q];
-        bo_rhs(p, t, k4);
-        for (int q = 0; q < 4; q++) y[q] += k / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
-        *peak = fmax(*peak, y[0]);
-        if (up < 0 && prev < thr && y[0] >= thr) up = n * k + k * (thr - prev) / (y[0] - prev);
-        if (up >= 0 && prev >= thr && y[0] < thr) down = n * k + k * (prev - thr) / (prev - y[0]);
-    }
-    *apd = down - up;
-}
-
 static void test_bueno_orovio(void)
 {
     printf("Bueno-Orovio-Cherry-Fenton 2008 (epicardial)\n");
@@ -269,8 +235,8 @@ static void test_bueno_orovio(void)
     run_cell(&m, above, 100, 0.01, 0, 0, 0.5, &umax, &apd, end);
     CHECK(umax > 1.2, "u0 = 1.05 theta_v fires (max u %.4f)", umax);
     /* peak and APD at u = theta_v from u0 = 0.5: production step vs RK4 of the paper's equations */
-    double rpeak, rapd;
-    bo_rk4(p, 0.5, 600, 1e-4, p[BO_THV], &rpeak, &rapd);
+    double rpeak, y0[4] = {0.5, 1, 1, 0};
+    const double rapd = rk4_apd(bo_rhs, p, y0, 4, 600, 1e-4, p[BO_THV], &rpeak);
     printf("  RK4 reference: peak u %.4f (V = %.1f mV), APD at u = theta_v %.2f ms\n", rpeak, 85.7 * rpeak - 84, rapd);
     float start[4] = {0.5f, 1, 1, 0};
     run_cell(&m, start, 600, 0.01, 0, 0, p[BO_THV], &umax, &apd, end);
