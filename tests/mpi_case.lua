@@ -1,8 +1,10 @@
 -- One decomposed run for tests/mpi_decomp.sh: the same script under
 -- `mpirun -np N` must write the same file as in one process (bitwise).
---   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND]
--- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1".
+--   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND [STENCIL]]
+-- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1"; STENCIL: 2 or 4
+-- (4: two ghost layers per face).
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
+local order = tonumber(arg[5] or "2")
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -17,6 +19,7 @@ local centre = dim == 3 and {2.9, 2.2, 2.6} or {7.6, 5.9}
 mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false)
 local model = cardiac.model("karma")
 local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
+  stencil = order,
   stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
                               amplitude = 8, duration = 1, start = 0},
              cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,

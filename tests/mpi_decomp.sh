@@ -15,24 +15,24 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 script=$(dirname "$0")/mpi_case.lua
 same=$(dirname "$0")/h5same.lua
 status=0
-run() {  # np dim decomp
-  np=$1; dim=$2; split=$3
-  out="$dir/np$np-$dim-$(echo "$split" | tr , x).h5"
-  if [ "$np" = 0 ]; then "$bin" "$script" "$out" "$dim" "$split" "$backend" > "$out.log" 2>&1
-  else mpirun -np "$np" "$bin" "$script" "$out" "$dim" "$split" "$backend" > "$out.log" 2>&1; fi
+run() {  # np dim decomp [stencil]
+  np=$1; dim=$2; split=$3; order=${4:-2}
+  out="$dir/np$np-$dim-$(echo "$split" | tr , x)-o$order.h5"
+  if [ "$np" = 0 ]; then "$bin" "$script" "$out" "$dim" "$split" "$backend" "$order" > "$out.log" 2>&1
+  else mpirun -np "$np" "$bin" "$script" "$out" "$dim" "$split" "$backend" "$order" > "$out.log" 2>&1; fi
   rc=$?
-  if [ $rc != 0 ]; then echo "FAIL np=$np ${dim}D decomp=$split: exit $rc"; cat "$out.log"; status=1; return; fi
-  ref="$dir/np0-$dim-auto.h5"
-  [ "$np" = 0 ] && { echo "reference ${dim}D: $(grep '^ranks' "$out.log")"; return; }
+  if [ $rc != 0 ]; then echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: exit $rc"; cat "$out.log"; status=1; return; fi
+  ref="$dir/np0-$dim-auto-o$order.h5"
+  [ "$np" = 0 ] && { echo "reference ${dim}D stencil $order: $(grep '^ranks' "$out.log")"; return; }
   if ! "$bin" "$same" "$ref" "$out" /fields/U /fields/v /mesh/mask /time /step /probes/line/U /probes/line/v \
        /probes/line/time /probes/line/cells > "$out.diff" 2>&1; then
-    echo "FAIL np=$np ${dim}D decomp=$split: $(cat "$out.diff")"; status=1; return
+    echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: $(cat "$out.diff")"; status=1; return
   fi
   if [ "$(grep '^ranks' "$out.log" | sed 's/ranks [0-9]*  decomp [^ ]*//')" != \
        "$(grep '^ranks' "$ref.log" | sed 's/ranks [0-9]*  decomp [^ ]*//')" ]; then
-    echo "FAIL np=$np ${dim}D decomp=$split: whole-grid values differ:"; cat "$out.log"; status=1; return
+    echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: whole-grid values differ:"; cat "$out.log"; status=1; return
   fi
-  echo "ok   np=$np ${dim}D decomp=$split: output bitwise equal"
+  echo "ok   np=$np ${dim}D decomp=$split stencil=$order: output bitwise equal"
 }
 for dim in 3 2; do
   run 0 $dim auto
@@ -44,6 +44,8 @@ for dim in 3 2; do
     run 2 2 2,1; run 4 2 auto; run 4 2 2,2
   fi
 done
+# the 4th-order stencil: two ghost layers per face
+run 0 3 auto 4; run 2 3 auto 4; run 4 3 1,2,2 4; run 0 2 auto 4; run 4 2 2,2 4
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)
