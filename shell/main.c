@@ -234,8 +234,8 @@ int main(int argc, char **argv)
     if (status == LUA_OK && (interactive || (!script && !nexec && tty))) shell_repl(L);
     /* Under MPI an error that stopped every rank (bad input, Ctrl-C) ends the
        job cleanly: output files are closed together. An error on some ranks
-       only ends the job at once, with that rank's message: the others would
-       wait for it forever. */
+       only ends the job after 5 s (when the others did not arrive), with that
+       rank's message: the others would wait for it forever. */
     if (status != LUA_OK && par_size() > 1 && !par_all_arrive(5.0)) {
         if (par_rank() > 0) fprintf(stderr, "%s [rank %d]: %s\n", progname, par_rank(), rank_error);
         par_abort(1);
