@@ -7,14 +7,14 @@ const help_entry help_entries[] = {
 {"cardiac",
 "cardiac: scriptable cardiac electrophysiology (monodomain reaction-diffusion).\n"
 "Objects:   cardiac.mesh  cardiac.model  cardiac.stimulus  cardiac.simulation\n"
-"Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cells  cardiac.points\n"
-"           cardiac.where  cardiac.everywhere\n"
-"Functions: cardiac.models  cardiac.h5read  cardiac.version  cardiac.quiet\n"
+"Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cylinder  cardiac.biventricle\n"
+"           cardiac.cells  cardiac.points  cardiac.where  cardiac.everywhere\n"
+"Functions: cardiac.models  cardiac.h5read  cardiac.version  cardiac.quiet  cardiac.rank\n"
 "Use help(\"cardiac.mesh\"), help(obj) or help(obj.method) for details.\n"
 "Units: mm, ms, D in mm^2/ms; stimulus amplitudes in the model's V units per ms."},
 {"cardiac.version", "cardiac.version: version string of this program."},
 {"cardiac.quiet", "cardiac.quiet = true: no progress line during runs (default: shown on a terminal)."},
-{"cardiac.models", "cardiac.models() -> list of model names, e.g. {\"karma\", \"aliev_panfilov\"}."},
+{"cardiac.models", "cardiac.models() -> list of model names: karma, aliev_panfilov, mitchell_schaeffer, bueno_orovio."},
 {"cardiac.h5read",
 "cardiac.h5read(file, dataset) -> values, dims\n"
 "  Reads a whole HDF5 dataset as a flat list (last index fastest) and its dimensions.\n"
