@@ -245,15 +245,8 @@ static void share_state(sim *s)
     if (s->bad_cell < 0) s->bad_cell = 0;
 }
 
-int sim_sync(sim *s, char *err, size_t errlen)
-{
-    s->be->sync(s);
-    share_state(s);
-    if (!s->failed) sim_combine_probes(s);
-    return check_failed(s, err, errlen);
-}
-
-void sim_combine_probes(sim *s)
+/* Sums the probe rows the ranks filled so far: each rank sampled the cells it owns. */
+static void sim_combine_probes(sim *s)
 {
     for (size_t q = 0; q < s->nprobes; q++) {
         probe *p = s->probes[q];
@@ -262,6 +255,14 @@ void sim_combine_probes(sim *s)
             par_sum_floats(p->data + p->ncombined * row, (p->nready - p->ncombined) * row);
         p->ncombined = p->nready;
     }
+}
+
+int sim_sync(sim *s, char *err, size_t errlen)
+{
+    s->be->sync(s);
+    share_state(s);
+    if (!s->failed) sim_combine_probes(s);
+    return check_failed(s, err, errlen);
 }
 
 /* Copies the owned cells of a stored field into their places in a whole-grid field. */

@@ -147,8 +147,6 @@ void sim_set_field(sim *s, int var, const float *src);      /* g.ncells values *
 void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
 /* Milliseconds nsteps steps take on the slowest rank. */
 double sim_time_steps(sim *s, long nsteps);
-/* Sums the probe rows the ranks filled so far (after a sync). */
-void sim_combine_probes(sim *s);
 
 #ifdef __cplusplus
 }
