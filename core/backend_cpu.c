@@ -53,7 +53,7 @@ static int cpu_init(sim *s, char *err, size_t errlen)
     for (int v = 0; v < d->nstate; v++) {
         cd->var[v] = malloc(N * cd->esize);
         if (!cd->var[v]) return -1;
-        for (size_t c = 0; c < N; c++) set_value(cd, cd->var[v], c, d->rest[v]);
+        for (size_t c = 0; c < N; c++) set_value(cd, cd->var[v], c, s->m.rest[v]);
     }
     cd->vnext = malloc(N * cd->esize);
     cd->istim = calloc(N, cd->esize);

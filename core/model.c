@@ -36,6 +36,22 @@ void model_init(model_inst *m, const model_def *d)
     memset(m, 0, sizeof *m);
     m->def = d;
     for (int i = 0; i < d->nparam; i++) m->p[i] = d->params[i].value;
+    m->rest = d->rest;
+}
+
+const model_preset *model_find_preset(const model_def *d, const char *name)
+{
+    for (int i = 0; i < d->npresets; i++)
+        if (strcmp(d->presets[i].name, name) == 0) return &d->presets[i];
+    return NULL;
+}
+
+void model_apply_preset(model_inst *m, const model_preset *p)
+{
+    model_init(m, m->def);
+    for (int i = 0; i < p->nvalues; i++) m->p[p->values[i].param] = p->values[i].value;
+    if (p->rest) m->rest = p->rest;
+    m->preset = p->name;
 }
 
 void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64)

@@ -27,7 +27,22 @@ typedef struct {
     const char *name, *units, *desc;
     double value;  /* default */
     double min;    /* smallest accepted value (inclusive) */
+    double max;    /* largest accepted value (inclusive) */
 } param_info;
+
+/* A named parameter set (e.g. a cell type): the parameters it changes from
+ * the defaults, and optionally its own resting state (NULL: the model's). */
+typedef struct {
+    int param;
+    double value;
+} param_value;
+
+typedef struct {
+    const char *name, *desc;
+    const param_value *values;
+    int nvalues;
+    const double *rest;
+} model_preset;
 
 typedef struct model_def {
     model_id id;
@@ -43,6 +58,8 @@ typedef struct model_def {
     float max_rate;         /* bound on |d(dV/dt)/dV| of the reaction, 1/ms, for the dt limit */
     double (*rate_bound)(const double *p);   /* the same bound for parameters p, or NULL: max_rate */
     float vmin, vmax;       /* typical range of V, for pictures */
+    const model_preset *presets;   /* named parameter sets (cell types), or NULL */
+    int npresets;
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
 } model_def;
@@ -51,6 +68,8 @@ typedef struct model_def {
 typedef struct {
     const model_def *def;
     double p[MODEL_MAX_PARAM];
+    const double *rest;     /* resting state: the model's or its preset's */
+    const char *preset;     /* name of the applied preset, or NULL */
 } model_inst;
 
 const model_def *model_find(const char *name);
@@ -59,6 +78,9 @@ const model_def *model_at(size_t i);
 int model_param_index(const model_def *d, const char *name);
 int model_state_index(const model_def *d, const char *name);
 void model_init(model_inst *m, const model_def *d);
+const model_preset *model_find_preset(const model_def *d, const char *name);
+/* Resets m to its defaults, then applies preset p. */
+void model_apply_preset(model_inst *m, const model_preset *p);
 /* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */
 double model_rate_bound(const model_inst *m);
 /* One step of one cell (no diffusion) in single (fp64 = 0) or double precision;

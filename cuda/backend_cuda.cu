@@ -119,7 +119,8 @@ int pick_layout(const sim *s)
     // in traffic, and in fp64 its register queues spill (docs/gpu.md).
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
-    return !s->fp64 && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
+    const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
+    return small && !s->fp64 && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
 }
 
 int default_tsteps(const sim *s) { (void)s; return 3; }
@@ -214,6 +215,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
         snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" "
                  "(the default under MPI)", s->layout);
+        return -1;
+    }
+    const model_def *md = s->m.def;
+    if (md->nstate > MARCHING_MAX_STATES && s->layout[0] && strcmp(s->layout, "naive")) {
+        snprintf(err, errlen, "layout '%s' is built for models with at most %d states; '%s' has %d: use "
+                 "layout = \"naive\" (its default)", s->layout, MARCHING_MAX_STATES, md->name, md->nstate);
         return -1;
     }
     cudaError_t dev = cudaSetDevice(rank_device());
@@ -317,7 +324,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     }
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
-    for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, d->rest[v], cd->compute);
+    for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
     if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }

@@ -2,7 +2,9 @@
 // (from CARDIAC_MODELS), precision, stencil order, whether the grid has a
 // mask and, for functors that declare `static constexpr bool folds = true`,
 // whether the parameters are the model's defaults (folded at compile time,
-// device_common.cuh). A kernel file defines a functor F with
+// device_common.cuh). Models with more than F::max_states states are not
+// instantiated (the backend refuses that layout for them before launching).
+// A kernel file defines a functor F with
 //   template <class M, class T, int ORDER, bool MASKED, bool FOLD> static void run(const launch_ctx &)
 // and calls dispatch<F>(ctx).
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
@@ -36,8 +38,10 @@ void dispatch(const launch_ctx &c)
     switch (c.model) {
 #define CARDIAC_DISPATCH_CASE(name, NS, NP, VI, PL)                                               \
     case MODEL_ID_##name:                                                                  \
-        if (c.fp64) dispatch_variant<F, name##_model, double>(c);                          \
-        else dispatch_variant<F, name##_model, float>(c);                                  \
+        if constexpr (NS <= F::max_states) {                                               \
+            if (c.fp64) dispatch_variant<F, name##_model, double>(c);                      \
+            else dispatch_variant<F, name##_model, float>(c);                              \
+        }                                                                                  \
         break;
         CARDIAC_MODELS(CARDIAC_DISPATCH_CASE)
 #undef CARDIAC_DISPATCH_CASE

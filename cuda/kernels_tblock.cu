@@ -216,6 +216,7 @@ __global__ void __launch_bounds__(1024) k_tblock(const step_args<M, T> a, int zc
 
 struct tblock_launch {
     static constexpr bool folds = true;
+    static constexpr int max_states = MARCHING_MAX_STATES;
     template <int K, class M, class T, int ORDER, bool MASKED, bool FOLD>
     static void go(const launch_ctx &c)
     {

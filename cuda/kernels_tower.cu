@@ -71,6 +71,7 @@ __global__ void k_tower(const step_args<M, T> a, int zc)
 
 struct tower_launch {
     static constexpr bool folds = false;   // the thesis layouts as they were
+    static constexpr int max_states = MARCHING_MAX_STATES;
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
     static void run(const launch_ctx &c)
     {

@@ -8,6 +8,12 @@
 #include <cuda_runtime.h>
 #include "model.h"
 
+// The shared-memory layouts (window, tower, tblock) keep several planes of a
+// cell's state per thread or block; they are built for models with at most
+// this many states (the minimal models). Larger models (O'Hara-Rudy) run the
+// naive layout, and their kernels are not instantiated for the others.
+#define MARCHING_MAX_STATES 8
+
 // Data layouts of the state on the GPU (docs/gpu.md).
 enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_COUNT };
 

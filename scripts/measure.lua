@@ -28,4 +28,31 @@ function M.conduction_velocity(probe, mesh, cells, var, threshold)
   return math.sqrt(dist) / (t2 - t1)
 end
 
+--- One action potential in a sampled beat that starts at its stimulus:
+--- rest = the first sample; peak; dvdt_max = the largest forward difference;
+--- apd90 = from the time of dvdt_max to the repolarisation crossing of
+--- peak - 0.9 (peak - rest), linearly interpolated (nil if it never
+--- repolarises); and, given a calcium series, its minimum and maximum.
+function M.action_potential(t, v, ca)
+  local r = {rest = v[1], peak = -math.huge, dvdt_max = -math.huge}
+  local iup, ipk = 1, 1
+  for i = 1, #v - 1 do
+    local d = (v[i + 1] - v[i]) / (t[i + 1] - t[i])
+    if d > r.dvdt_max then r.dvdt_max, iup = d, i end
+  end
+  for i = 1, #v do if v[i] > r.peak then r.peak, ipk = v[i], i end end
+  local thr = r.peak - 0.9 * (r.peak - r.rest)
+  for i = ipk + 1, #v do
+    if v[i] <= thr then
+      r.apd90 = t[i - 1] + (thr - v[i - 1]) * (t[i] - t[i - 1]) / (v[i] - v[i - 1]) - t[iup]
+      break
+    end
+  end
+  if ca then
+    r.ca_min, r.ca_max = math.huge, -math.huge
+    for i = 1, #ca do r.ca_min, r.ca_max = math.min(r.ca_min, ca[i]), math.max(r.ca_max, ca[i]) end
+  end
+  return r
+end
+
 return M

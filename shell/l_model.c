@@ -19,18 +19,41 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
     if (lua_type(L, vidx) != LUA_TNUMBER)
         cardiac_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
     double v = lua_tonumber(L, vidx);
-    if (!isfinite(v) || v < d->params[p].min)
-        cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, (double)d->params[p].min);
+    const param_info *pi = &d->params[p];
+    if (!isfinite(v) || v < pi->min || v > pi->max) {
+        if (pi->max < 1e30)
+            cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be in [%g, %g])", fn, name, v, pi->min, pi->max);
+        cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, pi->min);
+    }
     m->p[p] = v;
+}
+
+/* cell = "name": the model's named parameter set, applied before the other
+ * parameters of the table (which then override it). */
+static void apply_preset(lua_State *L, int idx, model_inst *m, const char *fn)
+{
+    const model_def *d = m->def;
+    if (lua_getfield(L, idx, "cell") == LUA_TNIL) { lua_pop(L, 1); return; }
+    if (lua_type(L, -1) != LUA_TSTRING)
+        cardiac_error(L, "%s: 'cell' must be a string naming a cell type, got %s", fn, args_typename(L, -1));
+    const char *name = lua_tostring(L, -1);
+    if (d->npresets == 0) cardiac_error(L, "%s: model '%s' has no cell types ('cell' = \"%s\")", fn, d->name, name);
+    const model_preset *p = model_find_preset(d, name);
+    if (!p)
+        cardiac_error(L, "%s: model '%s' has no cell type '%s' (cell types: %s)", fn, d->name, name,
+                      args_join(L, &d->presets[0].name, sizeof d->presets[0], d->npresets));
+    model_apply_preset(m, p);
+    lua_pop(L, 1);
 }
 
 void apply_params(lua_State *L, int idx, model_inst *m, const char *fn)
 {
     idx = lua_absindex(L, idx);
+    apply_preset(L, idx, m, fn);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING) cardiac_error(L, "%s: parameters must be given as name = value", fn);
-        set_param(L, m, lua_tostring(L, -2), lua_gettop(L), fn);
+        if (strcmp(lua_tostring(L, -2), "cell") != 0) set_param(L, m, lua_tostring(L, -2), lua_gettop(L), fn);
         lua_pop(L, 1);
     }
 }
@@ -62,14 +85,15 @@ static int model_new(lua_State *L)
 
 static int model_states(lua_State *L)
 {
-    const model_def *d = check_model(L, 1)->def;
+    const model_inst *m = check_model(L, 1);
+    const model_def *d = m->def;
     lua_createtable(L, d->nstate, 0);
     for (int i = 0; i < d->nstate; i++) {
         lua_createtable(L, 0, 4);
         lua_pushstring(L, d->states[i].name); lua_setfield(L, -2, "name");
         lua_pushstring(L, d->states[i].units); lua_setfield(L, -2, "units");
         lua_pushstring(L, d->states[i].desc); lua_setfield(L, -2, "description");
-        lua_pushnumber(L, d->rest[i]); lua_setfield(L, -2, "rest");
+        lua_pushnumber(L, m->rest[i]); lua_setfield(L, -2, "rest");
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -94,10 +118,11 @@ static int model_params(lua_State *L)
 
 static int model_rest(lua_State *L)
 {
-    const model_def *d = check_model(L, 1)->def;
+    const model_inst *m = check_model(L, 1);
+    const model_def *d = m->def;
     lua_createtable(L, 0, d->nstate);
     for (int i = 0; i < d->nstate; i++) {
-        lua_pushnumber(L, d->rest[i]);
+        lua_pushnumber(L, m->rest[i]);
         lua_setfield(L, -2, d->states[i].name);
     }
     return 1;
@@ -151,7 +176,7 @@ static int model_trace(lua_State *L)
     }
     int fp64 = args_precision(L, 2, fn);
     double y[MODEL_MAX_STATE];
-    for (int v = 0; v < d->nstate; v++) y[v] = d->rest[v];
+    for (int v = 0; v < d->nstate; v++) y[v] = m->rest[v];
     if (args_field(L, 2, "state")) {
         int s = lua_gettop(L);
         args_table(L, s, fn);
@@ -206,7 +231,14 @@ static int model_index(lua_State *L)
     else if (!strcmp(k, "title")) lua_pushstring(L, m->def->title);
     else if (!strcmp(k, "citation")) lua_pushstring(L, m->def->citation);
     else if (!strcmp(k, "nstate")) lua_pushinteger(L, m->def->nstate);
-    else lua_pushnil(L);
+    else if (!strcmp(k, "cell")) m->preset ? (void)lua_pushstring(L, m->preset) : lua_pushnil(L);
+    else if (!strcmp(k, "cells")) {
+        lua_createtable(L, m->def->npresets, 0);
+        for (int i = 0; i < m->def->npresets; i++) {
+            lua_pushstring(L, m->def->presets[i].name);
+            lua_rawseti(L, -2, i + 1);
+        }
+    } else lua_pushnil(L);
     return 1;
 }
 

@@ -31,6 +31,14 @@ local peak = 0
 for _, u in ipairs(tr.U) do peak = math.max(peak, u) end
 check(#tr.t == 4001 and peak > 3, "single-cell trace fires")
 
+-- cell types: a preset sets its parameters (and resting state), later keys override it
+local bo = cardiac.model("bueno_orovio", {cell = "endo", tau_si = 3})
+check(bo.cell == "endo" and bo:get("u_u") == 1.56 and bo:get("tau_si") == 3 and bo:get("tau_fi") == 0.1,
+      "bueno_orovio endo preset, overridden parameter")
+check(#bo.cells == 3 and cardiac.model("bueno_orovio").cell == nil, "cell types listed; none by default")
+local epi, endo = cardiac.model("ohara_rudy", {cell = "epi"}), cardiac.model("ohara_rudy")
+check(epi:get("celltype") == 1 and epi:rest().nai ~= endo:rest().nai, "ohara_rudy epi preset with its own rest state")
+
 -- stimuli
 local s = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 5, duration = 1,
                            start = 5, period = 100, count = 3}

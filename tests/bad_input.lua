@@ -42,6 +42,12 @@ expect_error("model: unknown model", function() cardiac.model("hodgkin") end, "'
 expect_error("model: unknown parameter", function() cardiac.model("karma", {bogus = 1}) end, "'bogus'", "eps")
 expect_error("model: parameter type", function() cardiac.model("karma", {eps = "fast"}) end, "'eps'", "number")
 expect_error("model: parameter range", function() cardiac.model("karma", {eps = -1}) end, "'eps'", "range")
+expect_error("model: parameter above maximum", function() cardiac.model("ohara_rudy", {celltype = 3}) end,
+             "'celltype'", "[0, 2]")
+expect_error("model: unknown cell type", function() cardiac.model("ohara_rudy", {cell = "purkinje"}) end,
+             "'purkinje'", "endo, epi, M")
+expect_error("model: cell type not a string", function() cardiac.model("bueno_orovio", {cell = 1}) end, "'cell'")
+expect_error("model: no cell types", function() cardiac.model("karma", {cell = "epi"}) end, "'karma'", "no cell types")
 expect_error("model: trace missing t", function() cardiac.model("karma"):trace{dt = 0.1} end, "'t'")
 
 -- regions and stimuli

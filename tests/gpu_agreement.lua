@@ -35,7 +35,16 @@ local cases = {
   {model = "karma", dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
   {model = "aliev_panfilov", dt = 0.02, D = 0.05, vrange = 100, thr = -70, amp = 200},
   {model = "mitchell_schaeffer", dt = 0.05, D = 0.1, vrange = 1, thr = 0.5, amp = 0.5},
-  {model = "bueno_orovio", dt = 0.02, D = 0.1171, vrange = 1.6, thr = 0.5, amp = 1.0},
+  -- tol32: fp32 tolerance relative to vrange where the 2e-3 default is too
+  -- tight: the BOCF upstroke runs at up to (u_u - theta_v)/tau_fi = 11/ms, so
+  -- the 4e-3 ms front shift measured on the H100 (2026-11-22) is a |dV| of
+  -- 6.7e-3 (4.2e-3 of the range) next to the front
+  {model = "bueno_orovio", dt = 0.02, D = 0.1171, vrange = 1.6, thr = 0.5, amp = 1.0, tol32 = 5e-3},
+  {model = "bueno_orovio", params = {cell = "M"}, dt = 0.02, D = 0.1171, vrange = 1.6, thr = 0.5, amp = 1.0},
+  -- 41 states: the naive layout only (the others are for small models), and
+  -- only on the 2D sheet, which keeps the CPU side of the test short
+  {model = "ohara_rudy", params = {cell = "epi"}, dt = 0.05, D = 0.1, vrange = 130, thr = -40, amp = 80,
+   layouts = {"naive"}, meshes = {["2D 75x61 masked"] = true}},
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
   {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
@@ -107,12 +116,14 @@ if self_check then meshes = {meshes[2], meshes[3]}; layouts = {layouts[1]} end
 for _, spec in ipairs(meshes) do
   local mesh = make_mesh(spec)
   for _, case in ipairs(cases) do
+    if case.meshes and not case.meshes[spec.name] then goto next_case end
     for _, precision in ipairs{"fp32", "fp64"} do
       for _, stencil in ipairs{2, 4} do
         local cpu, tcpu = run(spec, mesh, case, {backend = "cpu", precision = precision, stencil = stencil})
         local nact = 0
         for _, t in ipairs(tcpu) do if t then nact = nact + 1 end end
         for _, lay in ipairs(layouts) do
+          if case.layouts and lay.layout ~= case.layouts[1] then goto next_layout end
           local gsim, tgpu = run(spec, mesh, case, {backend = self_check and "cpu" or "cuda", precision = precision,
                                                     stencil = stencil, layout = not self_check and lay.layout or nil,
                                                     tsteps = not self_check and lay.tsteps or nil})
@@ -122,7 +133,7 @@ for _, spec in ipairs(meshes) do
             if (tcpu[c] == false) ~= (tgpu[c] == false) then same = false
             elseif tcpu[c] then dtmax = math.max(dtmax, math.abs(tcpu[c] - tgpu[c])) end
           end
-          local tol = (precision == "fp32" and 2e-3 or 1e-9) * case.vrange
+          local tol = (precision == "fp32" and (case.tol32 or 2e-3) or 1e-9) * case.vrange
           local name = case.model:sub(1, 7) .. (case.params and "*" or "")
           local label = ("%-8s %s %s order %d %-8s K=%s"):format(name, spec.name, precision, stencil,
                                                                  lay.layout, lay.tsteps or "-")
@@ -132,12 +143,14 @@ for _, spec in ipairs(meshes) do
           local key = precision .. " " .. name
           worst[key] = math.max(worst[key] or 0, maxdiff / case.vrange)
           gsim:close()
+          ::next_layout::
         end
         check(nact > 20, ("%s %s %s order %d: the wave reached %d of %d probed cells"):format(
           case.model, spec.name, precision, stencil, nact, #tcpu))
         cpu:close()
       end
     end
+    ::next_case::
   end
 end
 for k, v in pairs(worst) do print(("largest |dV| / V range, %s: %.2e"):format(k, v)) end

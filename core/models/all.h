@@ -5,3 +5,4 @@
 #include "aliev_panfilov.h"
 #include "mitchell_schaeffer.h"
 #include "bueno_orovio.h"
+#include "ohara_rudy.h"

@@ -8,11 +8,13 @@
 #include "aliev_panfilov_consts.h"
 #include "mitchell_schaeffer_consts.h"
 #include "bueno_orovio_consts.h"
+#include "ohara_rudy_consts.h"
 
 #define CARDIAC_MODELS(X) \
     X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U, KARMA_PARAMS) \
     X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V, AP_PARAMS) \
     X(mitchell_schaeffer, MS_NSTATE, MS_NPARAM, MS_V, MS_PARAMS) \
-    X(bueno_orovio, BO_NSTATE, BO_NPARAM, BO_U, BO_PARAMS)
+    X(bueno_orovio, BO_NSTATE, BO_NPARAM, BO_U, BO_PARAMS) \
+    X(ohara_rudy, ORD_NSTATE, ORD_NPARAM, ORD_V, ORD_PARAMS)
 
 #endif

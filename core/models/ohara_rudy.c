@@ -1,0 +1,56 @@
+/* O'Hara-Rudy 2011 model metadata; equations in ohara_rudy.h, parameters in
+ * ohara_rudy_consts.h. */
+#include "../instances.h"
+#include "../model.h"
+
+static const var_info states[ORD_NSTATE] = {
+    {"V", "mV", "membrane potential"},
+    {"nai", "mM", "Na+ in the myoplasm"}, {"nass", "mM", "Na+ in the subspace"},
+    {"ki", "mM", "K+ in the myoplasm"}, {"kss", "mM", "K+ in the subspace"},
+    {"cai", "mM", "Ca2+ in the myoplasm"}, {"cass", "mM", "Ca2+ in the subspace"},
+    {"cansr", "mM", "Ca2+ in the network SR"}, {"cajsr", "mM", "Ca2+ in the junctional SR"},
+    {"m", "1", "INa activation"}, {"hf", "1", "INa fast inactivation"},
+    {"hs", "1", "INa slow inactivation"}, {"j", "1", "INa recovery from inactivation"},
+    {"hsp", "1", "INa slow inactivation, phosphorylated"}, {"jp", "1", "INa recovery, phosphorylated"},
+    {"mL", "1", "INaL activation"}, {"hL", "1", "INaL inactivation"},
+    {"hLp", "1", "INaL inactivation, phosphorylated"},
+    {"a", "1", "Ito activation"}, {"iF", "1", "Ito fast inactivation"}, {"iS", "1", "Ito slow inactivation"},
+    {"ap", "1", "Ito activation, phosphorylated"}, {"iFp", "1", "Ito fast inactivation, phosphorylated"},
+    {"iSp", "1", "Ito slow inactivation, phosphorylated"},
+    {"d", "1", "ICaL activation"}, {"ff", "1", "ICaL fast voltage inactivation"},
+    {"fs", "1", "ICaL slow voltage inactivation"}, {"fcaf", "1", "ICaL fast Ca-dependent inactivation"},
+    {"fcas", "1", "ICaL slow Ca-dependent inactivation"}, {"jca", "1", "ICaL recovery from Ca-dependent inactivation"},
+    {"nca", "1", "ICaL fraction in Ca-dependent inactivation mode"},
+    {"ffp", "1", "ICaL fast inactivation, phosphorylated"},
+    {"fcafp", "1", "ICaL fast Ca-dependent inactivation, phosphorylated"},
+    {"xrf", "1", "IKr fast activation"}, {"xrs", "1", "IKr slow activation"},
+    {"xs1", "1", "IKs activation 1"}, {"xs2", "1", "IKs activation 2"}, {"xk1", "1", "IK1 activation"},
+    {"Jrelnp", "mM/ms", "SR release flux, non-phosphorylated"},
+    {"Jrelp", "mM/ms", "SR release flux, phosphorylated"},
+    {"CaMKt", "1", "trapped (autonomously active) CaMKII fraction"},
+};
+#include "ohara_rudy_rest.h"
+static const param_info params[ORD_NPARAM] = {ORD_PARAMS(CARDIAC_PARAM_INFO)};
+
+static const param_value endo[] = {{ORD_CELLTYPE, 0}}, epi[] = {{ORD_CELLTYPE, 1}}, mid[] = {{ORD_CELLTYPE, 2}};
+static const model_preset presets[] = {
+    {"endo", "endocardial", endo, 1, rest_endo},
+    {"epi", "epicardial", epi, 1, rest_epi},
+    {"M", "mid-myocardial", mid, 1, rest_mid},
+};
+
+const model_def model_ohara_rudy = {
+    .id = MODEL_ID_ohara_rudy,
+    .name = "ohara_rudy",
+    .title = "O'Hara-Rudy 2011 human ventricular model (ORd)",
+    .citation = "T. O'Hara, L. Virag, A. Varro, Y. Rudy, PLoS Comput. Biol. 7(5):e1002061 (2011)",
+    .nstate = ORD_NSTATE, .nparam = ORD_NPARAM,
+    .states = states, .rest = rest_endo, .params = params,
+    .vindex = ORD_V,
+    .activation = -40.0f,
+    .max_rate = 20.0f,
+    .vmin = -90.0f, .vmax = 50.0f,
+    .presets = presets, .npresets = 3,
+    .step_f32 = ohara_rudy_step_f32,
+    .step_f64 = ohara_rudy_step_f64,
+};

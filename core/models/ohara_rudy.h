@@ -1,0 +1,329 @@
+/* O'Hara-Rudy 2011 (ORd, the thesis' "OVVR") human ventricular action
+ * potential model, 41 states; single source for CPU and GPU, float and double
+ * (instantiated by core/instances.h; no include guard).
+ *
+ * T. O'Hara, L. Virag, A. Varro, Y. Rudy, Simulation of the undiseased human
+ * cardiac ventricular action potential: model formulation and experimental
+ * validation, PLoS Comput. Biol. 7(5):e1002061 (2011), and its supplement;
+ * equations and constants as in the authors' code (the formulation of 2011,
+ * before the later INaK and ICaL revisions), checked against the public
+ * Myokit encoding ohara-2011.mmt (docs/models.md).
+ *
+ * Update rules (the authors' own scheme, thesis eqs. 2.21-2.25): CaMKII is
+ * evaluated first from the old state; every gate takes the Rush-Larsen step
+ * from V^n; the currents are then computed with the updated gates; nca
+ * (thesis eq. 2.22) and the release fluxes Jrelnp, Jrelp (eqs. 2.23-2.24) take
+ * the exponential step of their linear equations; concentrations, CaMKt and V
+ * take forward Euler. Units: mV, ms, mM, uA/uF. idiff and istim are dV/dt
+ * contributions (mV/ms): the stimulus current is I_stim = -istim, carried by
+ * K+ as in the paper.
+ *
+ * Every floating constant is held in a variable or argument of type `real`,
+ * so that the float instance never computes in double. */
+#include "ohara_rudy_consts.h"
+
+/* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves */
+CARDIAC_HD real R(ord_boltz)(real v, real vh, real k) { return 1 / (1 + exp((v + vh) / k)); }
+
+/* a exp((v + b) / c) + d exp((v + e) / f): the rate sums of its time constants */
+CARDIAC_HD real R(ord_rates)(real v, real a, real b, real c, real d, real e, real f)
+{
+    return a * exp((v + b) / c) + d * exp((v + e) / f);
+}
+
+/* x / (e^x - 1), finite at x = 0 (the GHK flux's removable singularity) */
+CARDIAC_HD real R(ord_x_expm1)(real x) { return fabs(x) < (real)1e-4 ? 1 - x / 2 : x / expm1(x); }
+
+/* Goldman-Hodgkin-Katz driving term z^2 (V F^2/RT) (ci e^{z V F/RT} - co) / (e^{z V F/RT} - 1),
+ * in C/L per unit permeability; vfrt = V F/RT. */
+CARDIAC_HD real R(ord_ghk)(real z, real vfrt, real ci, real co)
+{
+    const real F = 96485, x = z * vfrt;
+    return z * F * R(ord_x_expm1)(x) * (ci * exp(x) - co);
+}
+
+/* The factor of a cell type: endo, epi or M. */
+CARDIAC_HD real R(ord_by_type)(int type, real endo, real epi, real m)
+{
+    return type == 1 ? epi : (type == 2 ? m : endo);
+}
+
+/* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction. */
+CARDIAC_HD real R(ord_ina)(real *y, real v, real ena, real fp, real dt, const real *p)
+{
+    const real tm = 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955);
+    y[ORD_M] = R(rush_larsen)(y[ORD_M], R(ord_boltz)(v, 39.57, -9.871), tm, dt);
+    const real hss = R(ord_boltz)(v, 82.9, 6.086), hssp = R(ord_boltz)(v, 89.1, 6.086);
+    const real thf = 1 / R(ord_rates)(v, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
+    const real ths = 1 / R(ord_rates)(v, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
+    const real tj = (real)2.038 + 1 / R(ord_rates)(v, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);
+    y[ORD_HF] = R(rush_larsen)(y[ORD_HF], hss, thf, dt);
+    y[ORD_HS] = R(rush_larsen)(y[ORD_HS], hss, ths, dt);
+    y[ORD_J] = R(rush_larsen)(y[ORD_J], hss, tj, dt);
+    y[ORD_HSP] = R(rush_larsen)(y[ORD_HSP], hssp, 3 * ths, dt);
+    y[ORD_JP] = R(rush_larsen)(y[ORD_JP], hss, (real)1.46 * tj, dt);
+    const real ahf = 0.99, ahs = 1 - ahf, m = y[ORD_M];
+    const real h = ahf * y[ORD_HF] + ahs * y[ORD_HS], hp = ahf * y[ORD_HF] + ahs * y[ORD_HSP];
+    return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
+}
+
+/* INaL (late Na+), with its gates advanced. */
+CARDIAC_HD real R(ord_inal)(real *y, real v, real ena, real fp, real dt, int type, const real *p)
+{
+    const real tm = 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955), th = 200;
+    y[ORD_ML] = R(rush_larsen)(y[ORD_ML], R(ord_boltz)(v, 42.85, -5.264), tm, dt);
+    y[ORD_HL] = R(rush_larsen)(y[ORD_HL], R(ord_boltz)(v, 87.61, 7.488), th, dt);
+    y[ORD_HLP] = R(rush_larsen)(y[ORD_HLP], R(ord_boltz)(v, 93.81, 7.488), 3 * th, dt);
+    const real g = p[ORD_GNAL] * R(ord_by_type)(type, 1, 0.6, 1);
+    return g * (v - ena) * y[ORD_ML] * ((1 - fp) * y[ORD_HL] + fp * y[ORD_HLP]);
+}
+
+/* Ito (transient outward K+), with its gates advanced. */
+CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
+{
+    const real c1 = 1.2089, c2 = 3.5, scale = 1.0515;
+    const real ta = scale / (1 / (c1 * (1 + exp((v - (real)18.4099) / (real)-29.3814))) +
+                             c2 / (1 + exp((v + 100) / (real)29.3814)));
+    y[ORD_A] = R(rush_larsen)(y[ORD_A], R(ord_boltz)(v, -14.34, -14.82), ta, dt);
+    y[ORD_AP] = R(rush_larsen)(y[ORD_AP], R(ord_boltz)(v, -24.34, -14.82), ta, dt);
+    const real iss = R(ord_boltz)(v, 43.94, 5.711);
+    const real depi = type == 1 ? 1 - (real)0.95 * R(ord_boltz)(v, 70, 5) : (real)1;
+    const real tif = ((real)4.562 + 1 / R(ord_rates)(v, 0.3933, 100, -100, 0.08004, 50, 16.59)) * depi;
+    const real tis = ((real)23.62 + 1 / R(ord_rates)(v, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079)) * depi;
+    const real develop = (real)1.354 + (real)1e-4 / R(ord_rates)(v, 1, -167.4, 15.89, 1, -12.23, -0.2154);
+    const real recover = 1 - (real)0.5 * R(ord_boltz)(v, 70, 20);
+    y[ORD_IF] = R(rush_larsen)(y[ORD_IF], iss, tif, dt);
+    y[ORD_IS] = R(rush_larsen)(y[ORD_IS], iss, tis, dt);
+    y[ORD_IFP] = R(rush_larsen)(y[ORD_IFP], iss, develop * recover * tif, dt);
+    y[ORD_ISP] = R(rush_larsen)(y[ORD_ISP], iss, develop * recover * tis, dt);
+    const real aif = R(ord_boltz)(v, -213.6, 151.2), ais = 1 - aif;
+    const real i = aif * y[ORD_IF] + ais * y[ORD_IS], ip = aif * y[ORD_IFP] + ais * y[ORD_ISP];
+    const real g = p[ORD_GTO] * R(ord_by_type)(type, 1, 4, 4);
+    return g * (v - ek) * ((1 - fp) * y[ORD_A] * i + fp * y[ORD_AP] * ip);
+}
+
+/* The L-type channel's gates advanced and its open fractions g (non-phosphorylated)
+ * and gp (phosphorylated): d (f (1 - nca) + jca fca nca). */
+CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
+{
+    const real td = (real)0.6 + 1 / R(ord_rates)(v, 1, 6, -20, 1, 14, (real)1 / (real)0.09);
+    y[ORD_D] = R(rush_larsen)(y[ORD_D], R(ord_boltz)(v, 3.940, -4.230), td, dt);
+    const real fss = R(ord_boltz)(v, 19.58, 3.696);
+    const real tff = 7 + 1 / R(ord_rates)(v, 0.0045, 20, -10, 0.0045, 20, 10);
+    const real tfs = 1000 + 1 / R(ord_rates)(v, 0.000035, 5, -4, 0.000035, 5, 6);
+    const real tfcaf = 7 + 1 / R(ord_rates)(v, 0.04, -4, -7, 0.04, -4, 7);
+    const real tfcas = 100 + 1 / R(ord_rates)(v, 0.00012, 0, -3, 0.00012, 0, 7);
+    const real tjca = 75, fp_slow = 2.5;
+    y[ORD_FF] = R(rush_larsen)(y[ORD_FF], fss, tff, dt);
+    y[ORD_FS] = R(rush_larsen)(y[ORD_FS], fss, tfs, dt);
+    y[ORD_FCAF] = R(rush_larsen)(y[ORD_FCAF], fss, tfcaf, dt);
+    y[ORD_FCAS] = R(rush_larsen)(y[ORD_FCAS], fss, tfcas, dt);
+    y[ORD_JCA] = R(rush_larsen)(y[ORD_JCA], fss, tjca, dt);
+    y[ORD_FFP] = R(rush_larsen)(y[ORD_FFP], fss, fp_slow * tff, dt);
+    y[ORD_FCAFP] = R(rush_larsen)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
+    /* nca: dn/dt = anca k2n - km2n n with km2n = jca (1/ms), thesis eq. 2.22 */
+    const real kmn = 0.002, k2n = 1000, km2n = y[ORD_JCA];
+    const real c = 1 + kmn / y[ORD_CASS], c2 = c * c;
+    const real target = k2n / km2n / (k2n / km2n + c2 * c2);
+    y[ORD_NCA] = target - (target - y[ORD_NCA]) * exp(-km2n * dt);
+    const real aff = 0.6, afs = 1 - aff;
+    const real afcaf = (real)0.3 + (real)0.6 * R(ord_boltz)(v, -10, 10), afcas = 1 - afcaf;
+    const real f = aff * y[ORD_FF] + afs * y[ORD_FS], fpp = aff * y[ORD_FFP] + afs * y[ORD_FS];
+    const real fca = afcaf * y[ORD_FCAF] + afcas * y[ORD_FCAS];
+    const real fcap = afcaf * y[ORD_FCAFP] + afcas * y[ORD_FCAS];
+    const real nca = y[ORD_NCA], jca = y[ORD_JCA], d = y[ORD_D];
+    *g = d * (f * (1 - nca) + jca * fca * nca);
+    *gp = d * (fpp * (1 - nca) + jca * fcap * nca);
+}
+
+/* ICaL and its Na+ and K+ components (icana, icak), gates advanced. */
+CARDIAC_HD real R(ord_ical)(real *y, real v, real vfrt, real fp, real dt, int type, const real *p,
+                             real *icana, real *icak)
+{
+    real g, gp;
+    R(ord_ical_gates)(y, v, dt, &g, &gp);
+    const real gamma_o = 0.341, gamma_m = 0.75;   /* activity coefficients */
+    const real phica = R(ord_ghk)(2, vfrt, y[ORD_CASS], gamma_o * p[ORD_CAO]);
+    const real phina = R(ord_ghk)(1, vfrt, gamma_m * y[ORD_NASS], gamma_m * p[ORD_NAO]);
+    const real phik = R(ord_ghk)(1, vfrt, gamma_m * y[ORD_KSS], gamma_m * p[ORD_KO]);
+    const real pca = p[ORD_PCA] * R(ord_by_type)(type, 1, 1.2, 2.5), phos = 1.1;
+    const real rna = 0.00125, rk = 3.574e-4;   /* PCaNa / PCa, PCaK / PCa */
+    const real open = (1 - fp) * g + fp * phos * gp;
+    *icana = rna * pca * phina * open;
+    *icak = rk * pca * phik * open;
+    return pca * phica * open;
+}
+
+/* IKr, IKs and IK1 (their sum), gates advanced; ek, eks reversal potentials. */
+CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type, const real *p)
+{
+    const real ko = p[ORD_KO], cai = y[ORD_CAI];
+    /* IKr */
+    const real xrss = R(ord_boltz)(v, 8.337, -6.789);
+    const real txf = (real)12.98 + 1 / R(ord_rates)(v, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38);
+    const real txs = (real)1.865 + 1 / R(ord_rates)(v, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94);
+    y[ORD_XRF] = R(rush_larsen)(y[ORD_XRF], xrss, txf, dt);
+    y[ORD_XRS] = R(rush_larsen)(y[ORD_XRS], xrss, txs, dt);
+    const real axf = R(ord_boltz)(v, 54.81, 38.21);
+    const real xr = axf * y[ORD_XRF] + (1 - axf) * y[ORD_XRS];
+    const real rkr = R(ord_boltz)(v, 55, 75) * R(ord_boltz)(v, -10, 30), ko_ref = 5.4;
+    const real ikr = p[ORD_GKR] * R(ord_by_type)(type, 1, 1.3, 0.8) * sqrt(ko / ko_ref) * xr * rkr * (v - ek);
+    /* IKs */
+    const real xsss = R(ord_boltz)(v, 11.60, -8.932);
+    const real txs1 = (real)817.3 + 1 / R(ord_rates)(v, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0);
+    const real txs2 = 1 / R(ord_rates)(v, 0.01, -50, 20, 0.0193, 66.54, -31);
+    y[ORD_XS1] = R(rush_larsen)(y[ORD_XS1], xsss, txs1, dt);
+    y[ORD_XS2] = R(rush_larsen)(y[ORD_XS2], xsss, txs2, dt);
+    const real kca = 3.8e-5, ksca = 1 + (real)0.6 / (1 + pow(kca / cai, (real)1.4));
+    const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
+    /* IK1 */
+    const real xk1ss = 1 / (1 + exp(-(v + (real)2.5538 * ko + (real)144.59) / ((real)1.5692 * ko + (real)3.8115)));
+    const real txk1 = (real)122.2 / R(ord_rates)(v, 1, 127.2, -20.36, 1, 236.8, 69.33);
+    y[ORD_XK1] = R(rush_larsen)(y[ORD_XK1], xk1ss, txk1, dt);
+    const real rk1 = 1 / (1 + exp((v + (real)105.8 - (real)2.6 * ko) / (real)9.493));
+    const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
+    return ikr + iks + ik1;
+}
+
+/* Na+/Ca2+ exchanger flux (zNa JncxNa + zCa JncxCa, 1/ms-scaled) into a
+ * compartment with Na+ na and Ca2+ ca, allosteric factor included; the
+ * 15-state model reduced to 4 as in the paper's supplement. */
+CARDIAC_HD real R(ord_ncx)(real vfrt, real na, real ca, const real *p)
+{
+    const real kna1 = 15, kna2 = 5, kna3 = 88.12, kasymm = 12.5, wna = 6.0e4, wca = 6.0e4;
+    const real wnaca = 5.0e3, kcaon = 1.5e6, kcaoff = 5.0e3, qna = 0.5224, qca = 0.1670;
+    const real kmcaact = 150.0e-6, nao = p[ORD_NAO], cao = p[ORD_CAO];
+    const real hca = exp(qca * vfrt), hna = exp(qna * vfrt);
+    const real h1 = 1 + na / kna3 * (1 + hna), h2 = na * hna / (kna3 * h1), h3 = 1 / h1;
+    const real h4 = 1 + na / kna1 * (1 + na / kna2), h5 = na * na / (h4 * kna1 * kna2), h6 = 1 / h4;
+    const real h7 = 1 + nao / kna3 * (1 + 1 / hna), h8 = nao / (kna3 * hna * h7), h9 = 1 / h7;
+    const real h10 = kasymm + 1 + nao / kna1 * (1 + nao / kna2), h11 = nao * nao / (h10 * kna1 * kna2);
+    const real h12 = 1 / h10;
+    const real k1 = h12 * cao * kcaon, k2 = kcaoff, k3p = h9 * wca, k3pp = h8 * wnaca, k3 = k3p + k3pp;
+    const real k4p = h3 * wca / hca, k4pp = h2 * wnaca, k4 = k4p + k4pp, k5 = kcaoff;
+    const real k6 = h6 * ca * kcaon, k7 = h5 * h2 * wna, k8 = h8 * h11 * wna;
+    const real x1 = k2 * k4 * (k7 + k6) + k5 * k7 * (k2 + k3);
+    const real x2 = k1 * k7 * (k4 + k5) + k4 * k6 * (k1 + k8);
+    const real x3 = k1 * k3 * (k7 + k6) + k8 * k6 * (k2 + k3);
+    const real x4 = k2 * k8 * (k4 + k5) + k3 * k5 * (k1 + k8);
+    const real s = 1 / (x1 + x2 + x3 + x4), e1 = x1 * s, e2 = x2 * s, e3 = x3 * s, e4 = x4 * s;
+    const real r = kmcaact / ca, allo = 1 / (1 + r * r);
+    const real jna = 3 * (e4 * k7 - e1 * k8) + e3 * k4pp - e2 * k3pp, jca = e2 * k2 - e1 * k1;
+    return allo * (jna + 2 * jca);
+}
+
+/* INaK (Na+/K+ pump, Smith & Crampin 2004 as reduced in the paper). */
+CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *p)
+{
+    const real k1p = 949.5, k1m = 182.4, k2p = 687.2, k2m = 39.4, k3p = 1899.0, k3m = 79300.0;
+    const real k4p = 639.0, k4m = 40.0, knai0 = 9.073, knao0 = 27.78, delta = -0.1550;
+    const real kki = 0.5, kko = 0.3582, mgadp = 0.05, mgatp = 9.8, kmgatp = 1.698e-7;
+    const real hh = 1.0e-7, ep = 4.2, khp = 1.698e-7, knap = 224.0, kxkur = 292.0;
+    const real nao = p[ORD_NAO], ko = p[ORD_KO];
+    const real P = ep / (1 + hh / khp + nai / knap + ki / kxkur);
+    const real knai = knai0 * exp(delta * vfrt / 3), knao = knao0 * exp((1 - delta) * vfrt / 3);
+    const real ni = nai / knai, no = nao / knao, ki_ = ki / kki, ko_ = ko / kko;
+    const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
+    const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;
+    const real a1 = k1p * ni * ni * ni / di, b1 = k1m * mgadp, a2 = k2p;
+    const real b2 = k2m * no * no * no / dout, a3 = k3p * ko_ * ko_ / dout;
+    const real b3 = k3m * P * hh / (1 + mgatp / kmgatp), a4 = k4p * mgatp / kmgatp / (1 + mgatp / kmgatp);
+    const real b4 = k4m * ki_ * ki_ / di;
+    const real x1 = a4 * a1 * a2 + b2 * b4 * b3 + a2 * b4 * b3 + b3 * a1 * a2;
+    const real x2 = b2 * b1 * b4 + a1 * a2 * a3 + a3 * b1 * b4 + a2 * a3 * b4;
+    const real x3 = a2 * a3 * a4 + b3 * b2 * b1 + b2 * b1 * a4 + a3 * a4 * b1;
+    const real x4 = b4 * b3 * b2 + a3 * a4 * a1 + b2 * a4 * a1 + b3 * b2 * a1;
+    const real s = 1 / (x1 + x2 + x3 + x4);
+    const real jnak_na = 3 * (x1 * s * a3 - x2 * s * b3), jnak_k = 2 * (x4 * s * b1 - x3 * s * a1);
+    return p[ORD_PNAK] * R(ord_by_type)(type, 1, 0.9, 0.7) * (jnak_na + jnak_k);
+}
+
+/* SR release fluxes Jrelnp and Jrelp advanced (thesis eqs. 2.23-2.24) from
+ * ICaL; returns the total release Jrel (mM/ms). */
+CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, const real *p)
+{
+    const real bt = 4.75, cajsr = y[ORD_CAJSR], half = 1.5, kt = 0.0123, tmin = 0.001;
+    const real r = half / cajsr, r2 = r * r, r4 = r2 * r2;
+    const real m = R(ord_by_type)(type, 1, 1, 1.7) * p[ORD_JREL];
+    const real base = -ical / (1 + r4 * r4) * m;
+    const real tnp = fmax(bt / (1 + kt / cajsr), tmin), tp = fmax((real)1.25 * bt / (1 + kt / cajsr), tmin);
+    y[ORD_JRELNP] = R(rush_larsen)(y[ORD_JRELNP], (real)0.5 * bt * base, tnp, dt);
+    y[ORD_JRELP] = R(rush_larsen)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, tp, dt);
+    return (1 - fp) * y[ORD_JRELNP] + fp * y[ORD_JRELP];
+}
+
+/* One step of one cell: idiff and istim are dV/dt contributions (mV/ms). */
+CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, const real *p)
+{
+    const int type = (int)(p[ORD_CELLTYPE] + (real)0.5);
+    const real Rg = 8314, T = 310, F = 96485, pi = 3.14;   /* the authors' value of pi */
+    const real L = 0.01, rad = 0.0011;                       /* cell length and radius, cm */
+    const real vcell = 1000 * pi * rad * rad * L, acap = 2 * (2 * pi * rad * rad + 2 * pi * rad * L);
+    const real vmyo = (real)0.68 * vcell, vnsr = (real)0.0552 * vcell, vjsr = (real)0.0048 * vcell;
+    const real vss = (real)0.02 * vcell, afc = acap / F;
+    const real v = y[ORD_V], vfrt = v * F / (Rg * T), rtf = Rg * T / F;
+    const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI], kss = y[ORD_KSS];
+    const real cai = y[ORD_CAI], cass = y[ORD_CASS], cansr = y[ORD_CANSR], cajsr = y[ORD_CAJSR];
+    const real nao = p[ORD_NAO], ko = p[ORD_KO], pkna = 0.01833;
+
+    /* CaMKII: active fraction from the old state, then CaMKt by forward Euler */
+    const real acamk = 0.05, bcamk = 0.00068, camko = 0.05, kmcam = 0.0015, kmcamk = 0.15;
+    const real camkb = camko * (1 - y[ORD_CAMKT]) / (1 + kmcam / cass), camka = camkb + y[ORD_CAMKT];
+    const real fp = 1 / (1 + kmcamk / camka);
+    y[ORD_CAMKT] = R(forward_euler)(y[ORD_CAMKT], acamk * camkb * camka - bcamk * y[ORD_CAMKT], dt);
+
+    /* reversal potentials and currents (gates advanced inside) */
+    const real ena = rtf * log(nao / nai), ek = rtf * log(ko / ki);
+    const real eks = rtf * log((ko + pkna * nao) / (ki + pkna * nai));
+    const real ina = R(ord_ina)(y, v, ena, fp, dt, p);
+    const real inal = R(ord_inal)(y, v, ena, fp, dt, type, p);
+    const real ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
+    real icana, icak;
+    const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &icana, &icak);
+    const real ikx = R(ord_ik)(y, v, ek, eks, dt, type, p);
+    const real gncx = p[ORD_GNCX] * R(ord_by_type)(type, 1, 1.1, 1.4);
+    const real inaca_i = (real)0.8 * gncx * R(ord_ncx)(vfrt, nai, cai, p);
+    const real inaca_ss = (real)0.2 * gncx * R(ord_ncx)(vfrt, nass, cass, p);
+    const real inak = R(ord_inak)(vfrt, nai, ki, type, p);
+    const real xkb = R(ord_boltz)(v, -14.48, -18.34);
+    const real ikb = p[ORD_GKB] * R(ord_by_type)(type, 1, 0.6, 1) * xkb * (v - ek);
+    const real inab = p[ORD_PNAB] * R(ord_ghk)(1, vfrt, nai, nao);
+    const real gamma_o = 0.341, kmpca = 0.0005;
+    const real icab = p[ORD_PCAB] * R(ord_ghk)(2, vfrt, cai, gamma_o * p[ORD_CAO]);
+    const real ipca = p[ORD_GPCA] * cai / (kmpca + cai);
+    const real istim_current = -istim;
+
+    /* fluxes */
+    const real jrel = R(ord_jrel)(y, ical, fp, dt, type, p);
+    const real kup = 0.004375, kmup = 0.00092, dkmplb = 0.00017, nsr_max = 15;
+    const real upf = R(ord_by_type)(type, 1, 1.3, 1) * p[ORD_JUP];
+    const real jupnp = upf * kup * cai / (cai + kmup);
+    const real jupp = upf * (real)2.75 * kup * cai / (cai + kmup - dkmplb);
+    const real jleak = (real)0.0039375 * cansr / nsr_max;
+    const real jup = (1 - fp) * jupnp + fp * jupp - jleak;
+    const real tdiffna = 2, tdiffk = 2, tdiffca = 0.2, ttr = 100;
+    const real jdiffna = (nass - nai) / tdiffna, jdiffk = (kss - ki) / tdiffk;
+    const real jdiff = (cass - cai) / tdiffca, jtr = (cansr - cajsr) / ttr;
+
+    /* concentrations, forward Euler */
+    y[ORD_NAI] = R(forward_euler)(nai, -(ina + inal + 3 * inaca_i + 3 * inak + inab) * afc / vmyo + jdiffna * vss / vmyo, dt);
+    y[ORD_NASS] = R(forward_euler)(nass, -(icana + 3 * inaca_ss) * afc / vss - jdiffna, dt);
+    y[ORD_KI] = R(forward_euler)(ki, -(ito + ikx + ikb + istim_current - 2 * inak) * afc / vmyo + jdiffk * vss / vmyo, dt);
+    y[ORD_KSS] = R(forward_euler)(kss, -icak * afc / vss - jdiffk, dt);
+    const real cmdnmax = R(ord_by_type)(type, 0.05, 0.065, 0.05), kmcmdn = 0.00238;
+    const real trpnmax = 0.07, kmtrpn = 0.0005, bsrmax = 0.047, kmbsr = 0.00087;
+    const real bslmax = 1.124, kmbsl = 0.0087, csqnmax = 10.0, kmcsqn = 0.8;
+    const real bcai = 1 / (1 + cmdnmax * kmcmdn / ((kmcmdn + cai) * (kmcmdn + cai)) +
+                           trpnmax * kmtrpn / ((kmtrpn + cai) * (kmtrpn + cai)));
+    y[ORD_CAI] = R(forward_euler)(cai, bcai * (-(ipca + icab - 2 * inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jdiff * vss / vmyo), dt);
+    const real bcass = 1 / (1 + bsrmax * kmbsr / ((kmbsr + cass) * (kmbsr + cass)) +
+                            bslmax * kmbsl / ((kmbsl + cass) * (kmbsl + cass)));
+    y[ORD_CASS] = R(forward_euler)(cass, bcass * (-(ical - 2 * inaca_ss) * afc / (2 * vss) + jrel * vjsr / vss - jdiff), dt);
+    y[ORD_CANSR] = R(forward_euler)(cansr, jup - jtr * vjsr / vnsr, dt);
+    const real bcajsr = 1 / (1 + csqnmax * kmcsqn / ((kmcsqn + cajsr) * (kmcsqn + cajsr)));
+    y[ORD_CAJSR] = R(forward_euler)(cajsr, bcajsr * (jtr - jrel), dt);
+
+    /* membrane potential */
+    const real iion = ina + inal + ito + ical + icana + icak + ikx + inaca_i + inaca_ss + inak + inab + ikb + ipca + icab;
+    y[ORD_V] = R(forward_euler)(v, -iion + idiff + istim, dt);
+}

@@ -1,0 +1,41 @@
+/* State variables and parameters of the O'Hara-Rudy 2011 human ventricular
+ * model (core/models/ohara_rudy.h); values and sources: docs/models.md. */
+#ifndef CARDIAC_MODEL_OHARA_RUDY_CONSTS_H
+#define CARDIAC_MODEL_OHARA_RUDY_CONSTS_H
+#include "param_list.h"
+/* The 41 states in the order of the authors' code. */
+enum {
+    ORD_V, ORD_NAI, ORD_NASS, ORD_KI, ORD_KSS, ORD_CAI, ORD_CASS, ORD_CANSR, ORD_CAJSR,
+    ORD_M, ORD_HF, ORD_HS, ORD_J, ORD_HSP, ORD_JP,            /* INa */
+    ORD_ML, ORD_HL, ORD_HLP,                                  /* INaL */
+    ORD_A, ORD_IF, ORD_IS, ORD_AP, ORD_IFP, ORD_ISP,          /* Ito */
+    ORD_D, ORD_FF, ORD_FS, ORD_FCAF, ORD_FCAS, ORD_JCA, ORD_NCA, ORD_FFP, ORD_FCAFP, /* ICaL */
+    ORD_XRF, ORD_XRS, ORD_XS1, ORD_XS2, ORD_XK1,              /* IKr, IKs, IK1 */
+    ORD_JRELNP, ORD_JRELP, ORD_CAMKT,                         /* SR release, CaMKII */
+    ORD_NSTATE
+};
+/* Cell type: 0 endocardial, 1 epicardial, 2 mid-myocardial (M); it scales the
+ * conductances below by the paper's factors (set it with cell = "epi"). The
+ * conductances are the endocardial values of the paper's supplement. */
+#define ORD_PARAMS(X)                                                                             \
+    X(ORD_CELLTYPE, "celltype", "1", 0.0, 0.0, 2.0, "cell type: 0 endo, 1 epi, 2 M (use cell = ...)") \
+    X(ORD_NAO, "nao", "mM", 140.0, 1e-6, 1e30, "extracellular Na+")                               \
+    X(ORD_CAO, "cao", "mM", 1.8, 1e-6, 1e30, "extracellular Ca2+")                                \
+    X(ORD_KO, "ko", "mM", 5.4, 1e-6, 1e30, "extracellular K+")                                    \
+    X(ORD_GNA, "g_na", "mS/uF", 75.0, 0.0, 1e30, "fast Na+ conductance")                          \
+    X(ORD_GNAL, "g_nal", "mS/uF", 0.0075, 0.0, 1e30, "late Na+ conductance")                      \
+    X(ORD_GTO, "g_to", "mS/uF", 0.02, 0.0, 1e30, "transient outward K+ conductance")              \
+    X(ORD_PCA, "p_ca", "cm/s", 0.0001, 0.0, 1e30, "L-type Ca2+ permeability")                     \
+    X(ORD_GKR, "g_kr", "mS/uF", 0.046, 0.0, 1e30, "rapid delayed rectifier conductance")          \
+    X(ORD_GKS, "g_ks", "mS/uF", 0.0034, 0.0, 1e30, "slow delayed rectifier conductance")          \
+    X(ORD_GK1, "g_k1", "mS/uF", 0.1908, 0.0, 1e30, "inward rectifier conductance")                \
+    X(ORD_GNCX, "g_ncx", "uA/uF", 0.0008, 0.0, 1e30, "Na+/Ca2+ exchanger scale")                  \
+    X(ORD_PNAK, "p_nak", "uA/uF", 30.0, 0.0, 1e30, "Na+/K+ pump scale")                           \
+    X(ORD_GKB, "g_kb", "mS/uF", 0.003, 0.0, 1e30, "background K+ conductance")                    \
+    X(ORD_PNAB, "p_nab", "cm/s", 3.75e-10, 0.0, 1e30, "background Na+ permeability")              \
+    X(ORD_PCAB, "p_cab", "cm/s", 2.5e-8, 0.0, 1e30, "background Ca2+ permeability")               \
+    X(ORD_GPCA, "g_pca", "uA/uF", 0.0005, 0.0, 1e30, "sarcolemmal Ca2+ pump maximum")             \
+    X(ORD_JREL, "jrel_scale", "1", 1.0, 0.0, 1e30, "scale of SR Ca2+ release (RyR)")              \
+    X(ORD_JUP, "jup_scale", "1", 1.0, 0.0, 1e30, "scale of SERCA uptake")
+enum { ORD_PARAMS(CARDIAC_PARAM_ENUM) ORD_NPARAM };
+#endif

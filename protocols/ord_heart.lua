@@ -1,0 +1,61 @@
+-- The thesis' O'Hara-Rudy heart case (Vasconcellos 2019, section 5.4): the
+-- 41-variable ORd model on a bi-ventricular heart in a 250 x 326 x 298 box
+-- (the size and tissue fill of the thesis' pig heart; our synthetic
+-- cardiac.biventricle(), 26.9% tissue), dt = 0.05 ms, the excitation started
+-- as in thesis eq. 5.8 (V = 0 mV in the tissue of the first 5% of z, every
+-- other state at the endocardial resting state), no-flux borders,
+-- D = 0.3 mm^2/ms: at this coarse dx = 0.5 mm a wave with D = 0.1 stalls
+-- (a 20 mm ORd cable is not yet depolarised after 60 ms), with 0.3 it crosses
+-- it in under 60 ms.
+--   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv]
+-- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
+-- same physical size (dx = 2.5 mm) that the CPU runs in seconds.
+-- On a GPU it times the stepping (median of 3 x `steps` after a warm-up, CUDA
+-- events) and prints the time for 20,000 steps, the thesis' figure; with
+-- steps = 20000 it also runs that many steps in one go and reports their wall
+-- time. Prints the propagation state at the end (share of tissue
+-- depolarised), which shows the wave ran.
+local scale = tonumber(arg and arg[1]) or 1
+local precision = arg and arg[2] or "fp64"
+local steps = tonumber(arg and arg[3]) or 1000
+local csv = arg and arg[4]
+local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
+local dx = 0.5 / scale
+cardiac.quiet = true
+local t0 = os.clock()
+local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
+local backend = cardiac.gpu() and "cuda" or "cpu"
+local sim = cardiac.simulation{mesh = mesh, model = "ohara_rudy", dt = 0.05, D = 0.3, precision = precision,
+                               backend = backend}
+sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
+print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, set up in %.1f s"):format(
+  n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision, os.clock() - t0))
+
+local esize = precision == "fp64" and 8 or 4
+-- bytes a tissue cell-step must move: every state read and written once
+local bytes = 2 * 41 * esize
+local b = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}
+local per_step = b.per_step
+local row = {
+  case = ("ord_heart %dx%dx%d %s"):format(n[1], n[2], n[3], precision), backend = backend,
+  ms_per_step = per_step, s_per_20000 = per_step * 20, tissue_cells = mesh.tissue,
+  cell_steps_per_s = mesh.tissue / (per_step * 1e-3), gbs = mesh.tissue * bytes / (per_step * 1e-3) / 1e9,
+}
+print(("  %.4f ms/step, 20,000 steps in %.1f s (thesis P100, blockDS: 264.8 s), %.3g tissue cell-steps/s, "
+       .. "%.0f GB/s at %d B per tissue cell-step"):format(per_step, row.s_per_20000, row.cell_steps_per_s,
+       row.gbs, bytes))
+if steps == 20000 then
+  local w = os.time()
+  sim:step(20000)
+  row.wall_20000 = os.difftime(os.time(), w)
+  print(("  one run of 20,000 steps: %.0f s wall"):format(row.wall_20000))
+end
+local lo, hi, mean = sim:stats("V")
+print(("  after %.0f ms: V in [%.1f, %.1f] mV, mean %.1f mV"):format(sim.t, lo, hi, mean))
+if csv then
+  local f = assert(io.open(csv, "a"))
+  if f:seek("end") == 0 then f:write("case,backend,ms_per_step,s_per_20000,tissue_cells,cell_steps_per_s,GBs\n") end
+  f:write(("%s,%s,%.5f,%.2f,%d,%.4g,%.1f\n"):format(row.case, backend, per_step, row.s_per_20000,
+          mesh.tissue, row.cell_steps_per_s, row.gbs))
+  f:close()
+end
