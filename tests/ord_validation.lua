@@ -46,16 +46,17 @@ end
 
 local function rel(a, b) return math.abs(a - b) / math.abs(b) end
 local steady_2000 = dofile(here .. "data/ord_steady_2000.lua")
-local stim = {amplitude = 80, start = 0, duration = 0.5}
+-- the paper's stimulus: -80 uA/uF (80 mV/ms) for 0.5 ms at the start of each beat
+local function stimulus(cl, count) return {amplitude = 80, start = 0, duration = 0.5, period = cl, count = count} end
 
 -- The last of `beats` beats at cycle length cl from state y0.
 local function pace(cell, cl, y0, beats, precision)
   local m = cardiac.model("ohara_rudy", {cell = cell})
-  local s = {amplitude = 80, start = 0, duration = 0.5, period = cl, count = beats - 1}
   local apd_prev
   local y = y0
   if beats > 1 then
-    local pre = m:trace{t = (beats - 1) * cl, dt = dt, state = y0, precision = precision, every = 1, stimulus = s}
+    local pre = m:trace{t = (beats - 1) * cl, dt = dt, state = y0, precision = precision, every = 1,
+                        stimulus = stimulus(cl, beats - 1)}
     local n = #pre.t
     local k0 = n - math.floor(cl / dt + 0.5)
     local t, v = {}, {}
@@ -65,7 +66,7 @@ local function pace(cell, cl, y0, beats, precision)
     for _, st in ipairs(m:states()) do y[st.name] = pre[st.name][n] end
   end
   local tr = m:trace{t = cl, dt = dt, state = y, precision = precision,
-    stimulus = {amplitude = stim.amplitude, start = 0, duration = stim.duration, count = 1}}
+    stimulus = stimulus(cl, 1)}
   local ca = {}
   for i = 1, #tr.cai do ca[i] = tr.cai[i] * 1e3 end
   local r = measure.action_potential(tr.t, tr.V, ca)
@@ -88,17 +89,13 @@ end
 -- dt shrinks (the scheme is consistent with the equations; a wrong constant
 -- would leave an offset). At dt = 0.005 ms: APD90 within 0.1 ms, peak within
 -- 0.2 mV, Cai within 0.5%; the dt = 0.05 ms error is at least 3x larger.
-local initial = {V = -87, nai = 7, nass = 7, ki = 145, kss = 145, cai = 1e-4, cass = 1e-4,
-  cansr = 1.2, cajsr = 1.2, m = 0, hf = 1, hs = 1, j = 1, hsp = 1, jp = 1, mL = 0, hL = 1, hLp = 1,
-  a = 0, iF = 1, iS = 1, ap = 0, iFp = 1, iSp = 1, d = 0, ff = 1, fs = 1, fcaf = 1, fcas = 1,
-  jca = 1, nca = 0, ffp = 1, fcafp = 1, xrf = 0, xrs = 0, xs1 = 0, xs2 = 0, xk1 = 1,
-  Jrelnp = 0, Jrelp = 0, CaMKt = 0}
+local initial = require "ord_initial"
 for _, ref in ipairs(read_csv(here .. "data/ord_reference_first.csv")) do
   local err = {}
   for _, h in ipairs{0.05, 0.005} do
     local m = cardiac.model("ohara_rudy", {cell = ref.cell})
     local tr = m:trace{t = 1000, dt = h, state = initial, precision = "fp64",
-                       stimulus = {amplitude = 80, duration = 0.5, count = 1}}
+                       stimulus = stimulus(1000, 1)}
     local r = measure.action_potential(tr.t, tr.V, tr.cai)
     err[h] = {apd = math.abs(r.apd90 - ref.apd90_ms), peak = math.abs(r.peak - ref.peak_mV),
               ca = rel(r.ca_max * 1e3, ref.cai_peak_uM)}

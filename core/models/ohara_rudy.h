@@ -48,10 +48,13 @@ CARDIAC_HD real R(ord_by_type)(int type, real endo, real epi, real m)
     return type == 1 ? epi : (type == 2 ? m : endo);
 }
 
-/* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction. */
-CARDIAC_HD real R(ord_ina)(real *y, real v, real ena, real fp, real dt, const real *p)
+/* Time constant of the Na+ activation gates m (INa) and mL (INaL), ms. */
+CARDIAC_HD real R(ord_tm)(real v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
+
+/* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction,
+ * tm = ord_tm(v). */
+CARDIAC_HD real R(ord_ina)(real *y, real v, real tm, real ena, real fp, real dt, const real *p)
 {
-    const real tm = 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955);
     y[ORD_M] = R(rush_larsen)(y[ORD_M], R(ord_boltz)(v, 39.57, -9.871), tm, dt);
     const real hss = R(ord_boltz)(v, 82.9, 6.086), hssp = R(ord_boltz)(v, 89.1, 6.086);
     const real thf = 1 / R(ord_rates)(v, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
@@ -67,10 +70,10 @@ CARDIAC_HD real R(ord_ina)(real *y, real v, real ena, real fp, real dt, const re
     return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
 }
 
-/* INaL (late Na+), with its gates advanced. */
-CARDIAC_HD real R(ord_inal)(real *y, real v, real ena, real fp, real dt, int type, const real *p)
+/* INaL (late Na+), with its gates advanced; its activation shares INa's tm. */
+CARDIAC_HD real R(ord_inal)(real *y, real v, real tm, real ena, real fp, real dt, int type, const real *p)
 {
-    const real tm = 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955), th = 200;
+    const real th = 200;
     y[ORD_ML] = R(rush_larsen)(y[ORD_ML], R(ord_boltz)(v, 42.85, -5.264), tm, dt);
     y[ORD_HL] = R(rush_larsen)(y[ORD_HL], R(ord_boltz)(v, 87.61, 7.488), th, dt);
     y[ORD_HLP] = R(rush_larsen)(y[ORD_HLP], R(ord_boltz)(v, 93.81, 7.488), 3 * th, dt);
@@ -275,8 +278,9 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     /* reversal potentials and currents (gates advanced inside) */
     const real ena = rtf * log(nao / nai), ek = rtf * log(ko / ki);
     const real eks = rtf * log((ko + pkna * nao) / (ki + pkna * nai));
-    const real ina = R(ord_ina)(y, v, ena, fp, dt, p);
-    const real inal = R(ord_inal)(y, v, ena, fp, dt, type, p);
+    const real tm = R(ord_tm)(v);
+    const real ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
+    const real inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
     const real ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
     real icana, icak;
     const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &icana, &icak);

@@ -45,24 +45,41 @@ def metrics(t, v, dvdt, cai):
     return rest, peak, dvdt.max(), t90 - t[iup], cai.min() * 1e3, cai.max() * 1e3
 
 
+HEADER = "cell,cl_ms,rest_mV,peak_mV,dvdt_max_mV_per_ms,apd90_ms,cai_diast_uM,cai_peak_uM"
+
+
+def logged_beat(model, mode, cl, beats):
+    """One beat of cell type `mode` at cycle length cl after `beats` beats of
+    pre-pacing (tolerance 1e-7), logged at tolerance 1e-9 every 0.005 ms:
+    arrays t (from the beat's start), V, dV/dt and Cai."""
+    m = model.clone()
+    m.get("cell.mode").set_rhs(mode)
+    s = myokit.Simulation(m, myokit.pacing.blocktrain(period=cl, duration=0.5, offset=0, level=1))
+    if beats:
+        s.set_tolerance(1e-7, 1e-7)
+        s.pre(beats * cl)
+    s.set_tolerance(1e-9, 1e-9)
+    s.set_max_step_size(0.05)
+    names = ["engine.time", "membrane.V", "dot(membrane.V)", "calcium.Ca_i"]
+    d = s.run(cl, log=names, log_interval=0.005)
+    t = np.array(d["engine.time"])
+    t -= t[0]   # pre() leaves the time where it was
+    return t, np.array(d["membrane.V"]), np.array(d["dot(membrane.V)"]), np.array(d["calcium.Ca_i"])
+
+
+def write_rows(path, rows):
+    with open(path, "w") as f:
+        f.write("\n".join([HEADER] + rows) + "\n")
+
+
 def first_beats(model, out):
     """The first beat from the encoding's initial values at 1 Hz, per cell
     type: ord_reference_first.csv (same columns)."""
-    rows = ["cell,cl_ms,rest_mV,peak_mV,dvdt_max_mV_per_ms,apd90_ms,cai_diast_uM,cai_peak_uM"]
+    rows = []
     for name, mode in CELLS.items():
-        m = model.clone()
-        m.get("cell.mode").set_rhs(mode)
-        p = myokit.pacing.blocktrain(period=1000, duration=0.5, offset=0, level=1)
-        s = myokit.Simulation(m, p)
-        s.set_tolerance(1e-9, 1e-9)
-        s.set_max_step_size(0.05)
-        d = s.run(1000, log=["engine.time", "membrane.V", "dot(membrane.V)", "calcium.Ca_i"], log_interval=0.005)
-        r = metrics(np.array(d["engine.time"]), np.array(d["membrane.V"]), np.array(d["dot(membrane.V)"]),
-                    np.array(d["calcium.Ca_i"]))
-        rows.append("%s,1000,%.4f,%.4f,%.3f,%.3f,%.5f,%.5f" % ((name,) + r))
+        rows.append("%s,1000,%.4f,%.4f,%.3f,%.3f,%.5f,%.5f" % ((name,) + metrics(*logged_beat(model, mode, 1000, 0))))
         print(rows[-1], flush=True)
-    with open(out + "/ord_reference_first.csv", "w") as f:
-        f.write("\n".join(rows) + "\n")
+    write_rows(out + "/ord_reference_first.csv", rows)
 
 
 def main():
@@ -72,37 +89,20 @@ def main():
         return
     out = sys.argv[2] if len(sys.argv) > 2 else "."
     model = myokit.load_model(path)
-    rows = ["cell,cl_ms,rest_mV,peak_mV,dvdt_max_mV_per_ms,apd90_ms,cai_diast_uM,cai_peak_uM"]
+    rows = []
     only = sys.argv[3:]   # optional: cell names to run (default all)
     for name, mode in CELLS.items():
         if only and name not in only:
             continue
         for cl in CLS:
-            m = model.clone()
-            m.get("cell.mode").set_rhs(mode)
-            p = myokit.pacing.blocktrain(period=cl, duration=0.5, offset=0, level=1)
-            s = myokit.Simulation(m, p)
-            s.set_tolerance(1e-7, 1e-7)
-            s.pre(BEATS * cl)
-            s.set_tolerance(1e-9, 1e-9)
-            s.set_max_step_size(0.05)
-            names = ["engine.time", "membrane.V", "dot(membrane.V)", "calcium.Ca_i"]
-            d = s.run(cl, log=names, log_interval=0.005)
-            t = np.array(d["engine.time"])
-            t -= t[0]   # pre() leaves the time where it was
-            v = np.array(d["membrane.V"])
-            dv = np.array(d["dot(membrane.V)"])
-            ca = np.array(d["calcium.Ca_i"])
-            r = metrics(t, v, dv, ca)
-            rows.append("%s,%d,%.4f,%.4f,%.3f,%.3f,%.5f,%.5f" % ((name, cl) + r))
+            t, v, dv, ca = logged_beat(model, mode, cl, BEATS)
+            rows.append("%s,%d,%.4f,%.4f,%.3f,%.3f,%.5f,%.5f" % ((name, cl) + metrics(t, v, dv, ca)))
             print(rows[-1], flush=True)
             with open("%s/ord_trace_%s_%d.csv" % (out, name, cl), "w") as f:
                 f.write("t_ms,V_mV,cai_uM\n")
                 for i in range(0, len(t), 100):
                     f.write("%.3f,%.4f,%.6f\n" % (t[i], v[i], ca[i] * 1e3))
-    suffix = "" if not only else "_" + "_".join(only)
-    with open(out + "/ord_reference%s.csv" % suffix, "w") as f:
-        f.write("\n".join(rows) + "\n")
+    write_rows(out + "/ord_reference%s.csv" % ("_" + "_".join(only) if only else ""), rows)
 
 
 if __name__ == "__main__":
