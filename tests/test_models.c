@@ -9,8 +9,8 @@
 
 /* Runs one cell from y0 for T ms; returns max V and the time V stays above thr
  * after first crossing it (the action potential duration at that level). */
-static void run_cell(const model_inst *m, const float *y0, double T, double dt, float stim, double stim_dur,
-                     double thr, double *vmax, double *apd, float *yend)
+static void run_cell_prec(const model_inst *m, const float *y0, double T, double dt, float stim, double stim_dur,
+                          double thr, double *vmax, double *apd, float *yend, int fp64)
 {
     const model_def *d = m->def;
     double y[MODEL_MAX_STATE];
@@ -21,7 +21,7 @@ static void run_cell(const model_inst *m, const float *y0, double T, double dt, 
     for (long s = 0; s < n; s++) {
         double t = s * dt;
         double prev = y[d->vindex];
-        model_step_cell(m, y, 0.0, t < stim_dur - 1e-9 ? stim : 0.0, dt, 0);
+        model_step_cell(m, y, 0.0, t < stim_dur - 1e-9 ? stim : 0.0, dt, fp64);
         double v = y[d->vindex];
         if (v > *vmax) *vmax = v;
         if (up < 0 && prev < thr && v >= thr) up = t + dt * (thr - prev) / (v - prev);
@@ -29,6 +29,13 @@ static void run_cell(const model_inst *m, const float *y0, double T, double dt, 
     }
     *apd = up >= 0 && down >= 0 ? down - up : -1;
     if (yend) for (int v = 0; v < d->nstate; v++) yend[v] = (float)y[v];
+}
+
+/* The same in single precision, the production default. */
+static void run_cell(const model_inst *m, const float *y0, double T, double dt, float stim, double stim_dur,
+                     double thr, double *vmax, double *apd, float *yend)
+{
+    run_cell_prec(m, y0, T, dt, stim, stim_dur, thr, vmax, apd, yend, 0);
 }
 
 /* ---- Karma ---------------------------------------------------------------- */
@@ -247,6 +254,57 @@ static void test_bueno_orovio(void)
     CHECK_NEAR(model_rate_bound(&m), 12.52, 0.05, "dt-limit rate bound at the defaults (1/ms)");
 }
 
+/* ---- Fenton-Karma ----------------------------------------------------------- */
+
+/* The paper's equations (Fenton & Karma 1998, eqs. 3-7) written out again,
+ * with tanh and tau_d = C_m / g_fi (C_m = 1): the reference for RK4. */
+static void fk_rhs(const double *p, const double *y, double *f)
+{
+    const double u = y[0], v = y[1], w = y[2];
+    const double Hc = u >= p[FK_UC], Hv = u >= p[FK_UV], tau_d = 1 / p[FK_GFI];
+    const double jfi = -v * Hc * (1 - u) * (u - p[FK_UC]) / tau_d;
+    const double jso = u * (1 - Hc) / p[FK_TO] + Hc / p[FK_TR];
+    const double jsi = -w * (1 + tanh(p[FK_K] * (u - p[FK_UCSI]))) / (2 * p[FK_TSI]);
+    const double tvm = Hv * p[FK_TV1M] + (1 - Hv) * p[FK_TV2M];
+    f[0] = -(jfi + jso + jsi);
+    f[1] = (1 - Hc) * (1 - v) / tvm - Hc * v / p[FK_TVP];
+    f[2] = (1 - Hc) * (1 - w) / p[FK_TWM] - Hc * w / p[FK_TWP];
+}
+
+static void test_fenton_karma(void)
+{
+    const model_def *d = model_find("fenton_karma");
+    for (int q = 0; q < d->npresets; q++) {
+        model_inst m;
+        model_init(&m, d);
+        model_apply_preset(&m, &d->presets[q]);
+        printf("Fenton-Karma 1998, %s set\n", d->presets[q].name);
+        const double *p = m.p;
+        double umax, apd;
+        float end[3], rest[3] = {0, 1, 1};
+        run_cell(&m, rest, 500, 0.01, 0, 0, 0.5, &umax, &apd, end);
+        /* J_si's sigmoid is e^{-2 k u_csi} (4e-8), not 0, at u = 0: u settles at tau_o times that */
+        CHECK(umax < 1e-6 && end[1] == 1 && end[2] == 1, "rest (0, 1, 1) stays (max u %.1e)", umax);
+        /* J_fi switches on at u_c: the excitation threshold */
+        float below[3] = {(float)(0.9 * p[FK_UC]), 1, 1}, above[3] = {(float)(1.1 * p[FK_UC]), 1, 1};
+        run_cell(&m, below, 100, 0.01, 0, 0, 0.5, &umax, &apd, end);
+        CHECK(umax <= below[0] && end[0] < 0.01f, "u0 = 0.9 u_c decays (u at 100 ms %.4f)", end[0]);
+        run_cell(&m, above, 100, 0.01, 0, 0, 0.5, &umax, &apd, end);
+        CHECK(umax > 0.8, "u0 = 1.1 u_c fires (max u %.4f)", umax);
+        /* APD at u = u_c from u0 = 0.3: production step vs RK4 of the paper's equations */
+        double rpeak, y0[3] = {0.3, 1, 1};
+        const double rapd = rk4_apd(fk_rhs, p, y0, 3, 1000, 1e-4, p[FK_UC], &rpeak);
+        printf("  RK4 reference: peak u %.4f, APD at u = u_c %.2f ms\n", rpeak, rapd);
+        float start[3] = {0.3f, 1, 1};
+        run_cell(&m, start, 1000, 0.01, 0, 0, p[FK_UC], &umax, &apd, end);
+        CHECK_NEAR(umax, rpeak, 0.01 * rpeak, "peak u, dt = 0.01 vs RK4 (1%)");
+        CHECK_NEAR(apd, rapd, 0.01 * rapd, "APD, dt = 0.01 vs RK4 (1%)");
+        /* fp64: in fp32, 10^6 small plateau increments of u round off by more than 0.2% */
+        run_cell_prec(&m, start, 1000, 0.001, 0, 0, p[FK_UC], &umax, &apd, end, 1);
+        CHECK_NEAR(apd, rapd, 2e-4 * rapd, "APD, dt = 0.001 in fp64 vs RK4 (0.02%)");
+    }
+}
+
 static void test_rush_larsen(void)
 {
     printf("Rush-Larsen\n");
@@ -266,6 +324,7 @@ int main(void)
     test_aliev_panfilov();
     test_mitchell_schaeffer();
     test_bueno_orovio();
+    test_fenton_karma();
     test_rush_larsen();
     return check_summary();
 }

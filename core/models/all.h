@@ -6,3 +6,5 @@
 #include "mitchell_schaeffer.h"
 #include "bueno_orovio.h"
 #include "ohara_rudy.h"
+#include "tentusscher_2006.h"
+#include "fenton_karma.h"

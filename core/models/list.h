@@ -9,12 +9,16 @@
 #include "mitchell_schaeffer_consts.h"
 #include "bueno_orovio_consts.h"
 #include "ohara_rudy_consts.h"
+#include "tentusscher_2006_consts.h"
+#include "fenton_karma_consts.h"
 
 #define CARDIAC_MODELS(X) \
     X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U, KARMA_PARAMS) \
     X(aliev_panfilov, AP_NSTATE, AP_NPARAM, AP_V, AP_PARAMS) \
     X(mitchell_schaeffer, MS_NSTATE, MS_NPARAM, MS_V, MS_PARAMS) \
     X(bueno_orovio, BO_NSTATE, BO_NPARAM, BO_U, BO_PARAMS) \
-    X(ohara_rudy, ORD_NSTATE, ORD_NPARAM, ORD_V, ORD_PARAMS)
+    X(ohara_rudy, ORD_NSTATE, ORD_NPARAM, ORD_V, ORD_PARAMS) \
+    X(tentusscher_2006, TP_NSTATE, TP_NPARAM, TP_V, TP_PARAMS) \
+    X(fenton_karma, FK_NSTATE, FK_NPARAM, FK_U, FK_PARAMS)
 
 #endif
