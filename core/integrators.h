@@ -10,3 +10,12 @@ CARDIAC_HD real R(rush_larsen)(real y, real y_inf, real tau, real dt)
 {
     return y_inf + (y - y_inf) * exp(-dt / tau);
 }
+
+/* The same with the exponential out of line on the GPU in double precision
+ * (core/qualifiers.h): for ORd, whose fp64 kernel is otherwise too large for
+ * the instruction cache. Smaller models keep it inline: TP06's fp64 kernel
+ * ran 17% slower with its calls outlined (docs/gpu.md, item 6). */
+CARDIAC_HD real R(rush_larsen_outlined)(real y, real y_inf, real tau, real dt)
+{
+    return y_inf + (y - y_inf) * cardiac_exp(-dt / tau);
+}

@@ -41,7 +41,8 @@ const help_entry help_entries[] = {
 {"cardiac.model",
 "cardiac.model(name [, {param = value, ...}])\n"
 "  A cell model with parameter values. Models: see cardiac.models().\n"
-"  Fields: name, title, citation, nstate. Methods: states, params, rest, get, set, trace.\n"
+"  Fields: name, title, citation, nstate, cell, cells, vmin and vmax (typical range of\n"
+"  the potential), activation (its upstroke threshold). Methods: states, params, rest, get, set, trace.\n"
 "  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
 {"model:states", "model:states() -> list of {name, units, description, rest} of the state variables."},
 {"model:params", "model:params() -> list of {name, value, default, units, description}."},

@@ -26,6 +26,9 @@ check(math.abs(k:get("eps") - 0.02) < 1e-7 and #k:states() == 2 and k:rest().U =
 local names = {}
 for _, p in ipairs(k:params()) do names[p.name] = p.units end
 check(names.eps == "1/ms" and names.gamma, "parameters carry units")
+local tp = cardiac.model("tentusscher_2006", {cell = "M"})
+check(tp.nstate == 19 and tp.cell == "M" and #tp.cells == 3 and tp.vmin < tp.activation and tp.activation < tp.vmax,
+      "model fields: nstate, cell, cells, vmin < activation < vmax")
 local tr = k:trace{t = 200, dt = 0.05, stimulus = {amplitude = 5, duration = 1}}
 local peak = 0
 for _, u in ipairs(tr.U) do peak = math.max(peak, u) end

@@ -45,6 +45,10 @@ local cases = {
   -- only on the 2D sheet, which keeps the CPU side of the test short
   {model = "ohara_rudy", params = {cell = "epi"}, dt = 0.05, D = 0.1, vrange = 130, thr = -40, amp = 80,
    layouts = {naive = true}, meshes = {["2D 75x61 masked"] = true}},
+  {model = "fenton_karma", params = {cell = "BR"}, dt = 0.05, D = 0.1, vrange = 1, thr = 0.5, amp = 0.5},
+  -- 19 states: as ORd
+  {model = "tentusscher_2006", params = {cell = "M"}, dt = 0.02, D = 0.154, vrange = 130, thr = -40, amp = 80,
+   layouts = {naive = true}, meshes = {["2D 75x61 masked"] = true}},
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
   {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},

@@ -19,27 +19,29 @@
  * K+ as in the paper.
  *
  * Every floating constant is held in a variable or argument of type `real`,
- * so that the float instance never computes in double. */
+ * so that the float instance never computes in double. exp, expm1, log and
+ * pow are called through their cardiac_ forms (core/qualifiers.h), out of
+ * line in the GPU's double instance. */
 #include "ohara_rudy_consts.h"
 
 /* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves */
-CARDIAC_HD real R(ord_boltz)(real v, real vh, real k) { return 1 / (1 + exp((v + vh) / k)); }
+CARDIAC_HD real R(ord_boltz)(real v, real vh, real k) { return 1 / (1 + cardiac_exp((v + vh) / k)); }
 
 /* a exp((v + b) / c) + d exp((v + e) / f): the rate sums of its time constants */
 CARDIAC_HD real R(ord_rates)(real v, real a, real b, real c, real d, real e, real f)
 {
-    return a * exp((v + b) / c) + d * exp((v + e) / f);
+    return a * cardiac_exp((v + b) / c) + d * cardiac_exp((v + e) / f);
 }
 
 /* x / (e^x - 1), finite at x = 0 (the GHK flux's removable singularity) */
-CARDIAC_HD real R(ord_x_expm1)(real x) { return fabs(x) < (real)1e-4 ? 1 - x / 2 : x / expm1(x); }
+CARDIAC_HD real R(ord_x_expm1)(real x) { return fabs(x) < (real)1e-4 ? 1 - x / 2 : x / cardiac_expm1(x); }
 
 /* Goldman-Hodgkin-Katz driving term z^2 (V F^2/RT) (ci e^{z V F/RT} - co) / (e^{z V F/RT} - 1),
  * in C/L per unit permeability; vfrt = V F/RT. */
 CARDIAC_HD real R(ord_ghk)(real z, real vfrt, real ci, real co)
 {
     const real F = 96485, x = z * vfrt;
-    return z * F * R(ord_x_expm1)(x) * (ci * exp(x) - co);
+    return z * F * R(ord_x_expm1)(x) * (ci * cardiac_exp(x) - co);
 }
 
 /* The factor of a cell type: endo, epi or M. */
@@ -55,16 +57,16 @@ CARDIAC_HD real R(ord_tm)(real v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.
  * tm = ord_tm(v). */
 CARDIAC_HD real R(ord_ina)(real *y, real v, real tm, real ena, real fp, real dt, const real *p)
 {
-    y[ORD_M] = R(rush_larsen)(y[ORD_M], R(ord_boltz)(v, 39.57, -9.871), tm, dt);
+    y[ORD_M] = R(rush_larsen_outlined)(y[ORD_M], R(ord_boltz)(v, 39.57, -9.871), tm, dt);
     const real hss = R(ord_boltz)(v, 82.9, 6.086), hssp = R(ord_boltz)(v, 89.1, 6.086);
     const real thf = 1 / R(ord_rates)(v, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
     const real ths = 1 / R(ord_rates)(v, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
     const real tj = (real)2.038 + 1 / R(ord_rates)(v, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);
-    y[ORD_HF] = R(rush_larsen)(y[ORD_HF], hss, thf, dt);
-    y[ORD_HS] = R(rush_larsen)(y[ORD_HS], hss, ths, dt);
-    y[ORD_J] = R(rush_larsen)(y[ORD_J], hss, tj, dt);
-    y[ORD_HSP] = R(rush_larsen)(y[ORD_HSP], hssp, 3 * ths, dt);
-    y[ORD_JP] = R(rush_larsen)(y[ORD_JP], hss, (real)1.46 * tj, dt);
+    y[ORD_HF] = R(rush_larsen_outlined)(y[ORD_HF], hss, thf, dt);
+    y[ORD_HS] = R(rush_larsen_outlined)(y[ORD_HS], hss, ths, dt);
+    y[ORD_J] = R(rush_larsen_outlined)(y[ORD_J], hss, tj, dt);
+    y[ORD_HSP] = R(rush_larsen_outlined)(y[ORD_HSP], hssp, 3 * ths, dt);
+    y[ORD_JP] = R(rush_larsen_outlined)(y[ORD_JP], hss, (real)1.46 * tj, dt);
     const real ahf = 0.99, ahs = 1 - ahf, m = y[ORD_M];
     const real h = ahf * y[ORD_HF] + ahs * y[ORD_HS], hp = ahf * y[ORD_HF] + ahs * y[ORD_HSP];
     return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
@@ -74,9 +76,9 @@ CARDIAC_HD real R(ord_ina)(real *y, real v, real tm, real ena, real fp, real dt,
 CARDIAC_HD real R(ord_inal)(real *y, real v, real tm, real ena, real fp, real dt, int type, const real *p)
 {
     const real th = 200;
-    y[ORD_ML] = R(rush_larsen)(y[ORD_ML], R(ord_boltz)(v, 42.85, -5.264), tm, dt);
-    y[ORD_HL] = R(rush_larsen)(y[ORD_HL], R(ord_boltz)(v, 87.61, 7.488), th, dt);
-    y[ORD_HLP] = R(rush_larsen)(y[ORD_HLP], R(ord_boltz)(v, 93.81, 7.488), 3 * th, dt);
+    y[ORD_ML] = R(rush_larsen_outlined)(y[ORD_ML], R(ord_boltz)(v, 42.85, -5.264), tm, dt);
+    y[ORD_HL] = R(rush_larsen_outlined)(y[ORD_HL], R(ord_boltz)(v, 87.61, 7.488), th, dt);
+    y[ORD_HLP] = R(rush_larsen_outlined)(y[ORD_HLP], R(ord_boltz)(v, 93.81, 7.488), 3 * th, dt);
     const real g = p[ORD_GNAL] * R(ord_by_type)(type, 1, 0.6, 1);
     return g * (v - ena) * y[ORD_ML] * ((1 - fp) * y[ORD_HL] + fp * y[ORD_HLP]);
 }
@@ -85,20 +87,20 @@ CARDIAC_HD real R(ord_inal)(real *y, real v, real tm, real ena, real fp, real dt
 CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
 {
     const real c1 = 1.2089, c2 = 3.5, scale = 1.0515;
-    const real ta = scale / (1 / (c1 * (1 + exp((v - (real)18.4099) / (real)-29.3814))) +
-                             c2 / (1 + exp((v + 100) / (real)29.3814)));
-    y[ORD_A] = R(rush_larsen)(y[ORD_A], R(ord_boltz)(v, -14.34, -14.82), ta, dt);
-    y[ORD_AP] = R(rush_larsen)(y[ORD_AP], R(ord_boltz)(v, -24.34, -14.82), ta, dt);
+    const real ta = scale / (1 / (c1 * (1 + cardiac_exp((v - (real)18.4099) / (real)-29.3814))) +
+                             c2 / (1 + cardiac_exp((v + 100) / (real)29.3814)));
+    y[ORD_A] = R(rush_larsen_outlined)(y[ORD_A], R(ord_boltz)(v, -14.34, -14.82), ta, dt);
+    y[ORD_AP] = R(rush_larsen_outlined)(y[ORD_AP], R(ord_boltz)(v, -24.34, -14.82), ta, dt);
     const real iss = R(ord_boltz)(v, 43.94, 5.711);
     const real depi = type == 1 ? 1 - (real)0.95 * R(ord_boltz)(v, 70, 5) : (real)1;
     const real tif = ((real)4.562 + 1 / R(ord_rates)(v, 0.3933, 100, -100, 0.08004, 50, 16.59)) * depi;
     const real tis = ((real)23.62 + 1 / R(ord_rates)(v, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079)) * depi;
     const real develop = (real)1.354 + (real)1e-4 / R(ord_rates)(v, 1, -167.4, 15.89, 1, -12.23, -0.2154);
     const real recover = 1 - (real)0.5 * R(ord_boltz)(v, 70, 20);
-    y[ORD_IF] = R(rush_larsen)(y[ORD_IF], iss, tif, dt);
-    y[ORD_IS] = R(rush_larsen)(y[ORD_IS], iss, tis, dt);
-    y[ORD_IFP] = R(rush_larsen)(y[ORD_IFP], iss, develop * recover * tif, dt);
-    y[ORD_ISP] = R(rush_larsen)(y[ORD_ISP], iss, develop * recover * tis, dt);
+    y[ORD_IF] = R(rush_larsen_outlined)(y[ORD_IF], iss, tif, dt);
+    y[ORD_IS] = R(rush_larsen_outlined)(y[ORD_IS], iss, tis, dt);
+    y[ORD_IFP] = R(rush_larsen_outlined)(y[ORD_IFP], iss, develop * recover * tif, dt);
+    y[ORD_ISP] = R(rush_larsen_outlined)(y[ORD_ISP], iss, develop * recover * tis, dt);
     const real aif = R(ord_boltz)(v, -213.6, 151.2), ais = 1 - aif;
     const real i = aif * y[ORD_IF] + ais * y[ORD_IS], ip = aif * y[ORD_IFP] + ais * y[ORD_ISP];
     const real g = p[ORD_GTO] * R(ord_by_type)(type, 1, 4, 4);
@@ -110,25 +112,25 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
 CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
 {
     const real td = (real)0.6 + 1 / R(ord_rates)(v, 1, 6, -20, 1, 14, (real)1 / (real)0.09);
-    y[ORD_D] = R(rush_larsen)(y[ORD_D], R(ord_boltz)(v, 3.940, -4.230), td, dt);
+    y[ORD_D] = R(rush_larsen_outlined)(y[ORD_D], R(ord_boltz)(v, 3.940, -4.230), td, dt);
     const real fss = R(ord_boltz)(v, 19.58, 3.696);
     const real tff = 7 + 1 / R(ord_rates)(v, 0.0045, 20, -10, 0.0045, 20, 10);
     const real tfs = 1000 + 1 / R(ord_rates)(v, 0.000035, 5, -4, 0.000035, 5, 6);
     const real tfcaf = 7 + 1 / R(ord_rates)(v, 0.04, -4, -7, 0.04, -4, 7);
     const real tfcas = 100 + 1 / R(ord_rates)(v, 0.00012, 0, -3, 0.00012, 0, 7);
     const real tjca = 75, fp_slow = 2.5;
-    y[ORD_FF] = R(rush_larsen)(y[ORD_FF], fss, tff, dt);
-    y[ORD_FS] = R(rush_larsen)(y[ORD_FS], fss, tfs, dt);
-    y[ORD_FCAF] = R(rush_larsen)(y[ORD_FCAF], fss, tfcaf, dt);
-    y[ORD_FCAS] = R(rush_larsen)(y[ORD_FCAS], fss, tfcas, dt);
-    y[ORD_JCA] = R(rush_larsen)(y[ORD_JCA], fss, tjca, dt);
-    y[ORD_FFP] = R(rush_larsen)(y[ORD_FFP], fss, fp_slow * tff, dt);
-    y[ORD_FCAFP] = R(rush_larsen)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
+    y[ORD_FF] = R(rush_larsen_outlined)(y[ORD_FF], fss, tff, dt);
+    y[ORD_FS] = R(rush_larsen_outlined)(y[ORD_FS], fss, tfs, dt);
+    y[ORD_FCAF] = R(rush_larsen_outlined)(y[ORD_FCAF], fss, tfcaf, dt);
+    y[ORD_FCAS] = R(rush_larsen_outlined)(y[ORD_FCAS], fss, tfcas, dt);
+    y[ORD_JCA] = R(rush_larsen_outlined)(y[ORD_JCA], fss, tjca, dt);
+    y[ORD_FFP] = R(rush_larsen_outlined)(y[ORD_FFP], fss, fp_slow * tff, dt);
+    y[ORD_FCAFP] = R(rush_larsen_outlined)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
     /* nca: dn/dt = anca k2n - km2n n with km2n = jca (1/ms), thesis eq. 2.22 */
     const real kmn = 0.002, k2n = 1000, km2n = y[ORD_JCA];
     const real c = 1 + kmn / y[ORD_CASS], c2 = c * c;
     const real target = k2n / km2n / (k2n / km2n + c2 * c2);
-    y[ORD_NCA] = target - (target - y[ORD_NCA]) * exp(-km2n * dt);
+    y[ORD_NCA] = target - (target - y[ORD_NCA]) * cardiac_exp(-km2n * dt);
     const real aff = 0.6, afs = 1 - aff;
     const real afcaf = (real)0.3 + (real)0.6 * R(ord_boltz)(v, -10, 10), afcas = 1 - afcaf;
     const real f = aff * y[ORD_FF] + afs * y[ORD_FS], fpp = aff * y[ORD_FFP] + afs * y[ORD_FS];
@@ -165,8 +167,8 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const real xrss = R(ord_boltz)(v, 8.337, -6.789);
     const real txf = (real)12.98 + 1 / R(ord_rates)(v, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38);
     const real txs = (real)1.865 + 1 / R(ord_rates)(v, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94);
-    y[ORD_XRF] = R(rush_larsen)(y[ORD_XRF], xrss, txf, dt);
-    y[ORD_XRS] = R(rush_larsen)(y[ORD_XRS], xrss, txs, dt);
+    y[ORD_XRF] = R(rush_larsen_outlined)(y[ORD_XRF], xrss, txf, dt);
+    y[ORD_XRS] = R(rush_larsen_outlined)(y[ORD_XRS], xrss, txs, dt);
     const real axf = R(ord_boltz)(v, 54.81, 38.21);
     const real xr = axf * y[ORD_XRF] + (1 - axf) * y[ORD_XRS];
     const real rkr = R(ord_boltz)(v, 55, 75) * R(ord_boltz)(v, -10, 30), ko_ref = 5.4;
@@ -175,15 +177,15 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const real xsss = R(ord_boltz)(v, 11.60, -8.932);
     const real txs1 = (real)817.3 + 1 / R(ord_rates)(v, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0);
     const real txs2 = 1 / R(ord_rates)(v, 0.01, -50, 20, 0.0193, 66.54, -31);
-    y[ORD_XS1] = R(rush_larsen)(y[ORD_XS1], xsss, txs1, dt);
-    y[ORD_XS2] = R(rush_larsen)(y[ORD_XS2], xsss, txs2, dt);
-    const real kca = 3.8e-5, ksca = 1 + (real)0.6 / (1 + pow(kca / cai, (real)1.4));
+    y[ORD_XS1] = R(rush_larsen_outlined)(y[ORD_XS1], xsss, txs1, dt);
+    y[ORD_XS2] = R(rush_larsen_outlined)(y[ORD_XS2], xsss, txs2, dt);
+    const real kca = 3.8e-5, ksca = 1 + (real)0.6 / (1 + cardiac_pow(kca / cai, (real)1.4));
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
-    const real xk1ss = 1 / (1 + exp(-(v + (real)2.5538 * ko + (real)144.59) / ((real)1.5692 * ko + (real)3.8115)));
+    const real xk1ss = 1 / (1 + cardiac_exp(-(v + (real)2.5538 * ko + (real)144.59) / ((real)1.5692 * ko + (real)3.8115)));
     const real txk1 = (real)122.2 / R(ord_rates)(v, 1, 127.2, -20.36, 1, 236.8, 69.33);
-    y[ORD_XK1] = R(rush_larsen)(y[ORD_XK1], xk1ss, txk1, dt);
-    const real rk1 = 1 / (1 + exp((v + (real)105.8 - (real)2.6 * ko) / (real)9.493));
+    y[ORD_XK1] = R(rush_larsen_outlined)(y[ORD_XK1], xk1ss, txk1, dt);
+    const real rk1 = 1 / (1 + cardiac_exp((v + (real)105.8 - (real)2.6 * ko) / (real)9.493));
     const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
     return ikr + iks + ik1;
 }
@@ -196,7 +198,7 @@ CARDIAC_HD real R(ord_ncx)(real vfrt, real na, real ca, const real *p)
     const real kna1 = 15, kna2 = 5, kna3 = 88.12, kasymm = 12.5, wna = 6.0e4, wca = 6.0e4;
     const real wnaca = 5.0e3, kcaon = 1.5e6, kcaoff = 5.0e3, qna = 0.5224, qca = 0.1670;
     const real kmcaact = 150.0e-6, nao = p[ORD_NAO], cao = p[ORD_CAO];
-    const real hca = exp(qca * vfrt), hna = exp(qna * vfrt);
+    const real hca = cardiac_exp(qca * vfrt), hna = cardiac_exp(qna * vfrt);
     const real h1 = 1 + na / kna3 * (1 + hna), h2 = na * hna / (kna3 * h1), h3 = 1 / h1;
     const real h4 = 1 + na / kna1 * (1 + na / kna2), h5 = na * na / (h4 * kna1 * kna2), h6 = 1 / h4;
     const real h7 = 1 + nao / kna3 * (1 + 1 / hna), h8 = nao / (kna3 * hna * h7), h9 = 1 / h7;
@@ -224,7 +226,7 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
     const real hh = 1.0e-7, ep = 4.2, khp = 1.698e-7, knap = 224.0, kxkur = 292.0;
     const real nao = p[ORD_NAO], ko = p[ORD_KO];
     const real P = ep / (1 + hh / khp + nai / knap + ki / kxkur);
-    const real knai = knai0 * exp(delta * vfrt / 3), knao = knao0 * exp((1 - delta) * vfrt / 3);
+    const real knai = knai0 * cardiac_exp(delta * vfrt / 3), knao = knao0 * cardiac_exp((1 - delta) * vfrt / 3);
     const real ni = nai / knai, no = nao / knao, ki_ = ki / kki, ko_ = ko / kko;
     const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
     const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;
@@ -250,8 +252,8 @@ CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, cons
     const real m = R(ord_by_type)(type, 1, 1, 1.7) * p[ORD_JREL];
     const real base = -ical / (1 + r4 * r4) * m;
     const real tnp = fmax(bt / (1 + kt / cajsr), tmin), tp = fmax((real)1.25 * bt / (1 + kt / cajsr), tmin);
-    y[ORD_JRELNP] = R(rush_larsen)(y[ORD_JRELNP], (real)0.5 * bt * base, tnp, dt);
-    y[ORD_JRELP] = R(rush_larsen)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, tp, dt);
+    y[ORD_JRELNP] = R(rush_larsen_outlined)(y[ORD_JRELNP], (real)0.5 * bt * base, tnp, dt);
+    y[ORD_JRELP] = R(rush_larsen_outlined)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, tp, dt);
     return (1 - fp) * y[ORD_JRELNP] + fp * y[ORD_JRELP];
 }
 
@@ -276,8 +278,8 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     y[ORD_CAMKT] = R(forward_euler)(y[ORD_CAMKT], acamk * camkb * camka - bcamk * y[ORD_CAMKT], dt);
 
     /* reversal potentials and currents (gates advanced inside) */
-    const real ena = rtf * log(nao / nai), ek = rtf * log(ko / ki);
-    const real eks = rtf * log((ko + pkna * nao) / (ki + pkna * nai));
+    const real ena = rtf * cardiac_log(nao / nai), ek = rtf * cardiac_log(ko / ki);
+    const real eks = rtf * cardiac_log((ko + pkna * nao) / (ki + pkna * nai));
     const real tm = R(ord_tm)(v);
     const real ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
     const real inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
