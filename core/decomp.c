@@ -91,6 +91,17 @@ int decomp_local_grid(const decomp *dc, const grid *g, grid *lg, char *err, size
         for (int j = 0; j < n[1]; j++)
             memcpy(lg->mask + grid_index(lg, 0, j, k),
                    g->mask + grid_index(g, dc->slo[0], dc->slo[1] + j, dc->slo[2] + k), (size_t)n[0]);
+    if (g->phi) {
+        if (!(lg->phi = malloc(lg->ncells * sizeof *lg->phi))) {
+            snprintf(err, errlen, "could not allocate this rank's phase field");
+            grid_free(lg);
+            return -1;
+        }
+        for (int k = 0; k < n[2]; k++)
+            for (int j = 0; j < n[1]; j++)
+                memcpy(lg->phi + grid_index(lg, 0, j, k),
+                       g->phi + grid_index(g, dc->slo[0], dc->slo[1] + j, dc->slo[2] + k), n[0] * sizeof *g->phi);
+    }
     grid_recount(lg);
     return 0;
 }

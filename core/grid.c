@@ -36,15 +36,35 @@ int grid_init(grid *g, int dim, const int n[3], const double h[3], char *err, si
 void grid_free(grid *g)
 {
     free(g->mask);
+    free(g->phi);
     g->mask = NULL;
+    g->phi = NULL;
 }
 
 int grid_copy(grid *dst, const grid *src)
 {
     *dst = *src;
+    dst->phi = NULL;
     dst->mask = malloc(src->ncells);
     if (!dst->mask) return -1;
     memcpy(dst->mask, src->mask, src->ncells);
+    if (src->phi) {
+        dst->phi = malloc(src->ncells * sizeof *src->phi);
+        if (!dst->phi) { grid_free(dst); return -1; }
+        memcpy(dst->phi, src->phi, src->ncells * sizeof *src->phi);
+    }
+    return 0;
+}
+
+int grid_set_phase(grid *g, const double *phi, double threshold)
+{
+    if (!g->phi && !(g->phi = malloc(g->ncells * sizeof *g->phi))) return -1;
+    for (size_t c = 0; c < g->ncells; c++) {
+        const double p = phi[c] > 1 ? 1 : (phi[c] > 0 ? phi[c] : 0);
+        g->mask[c] = p > threshold;
+        g->phi[c] = g->mask[c] ? (float)p : 0.0f;
+    }
+    grid_recount(g);
     return 0;
 }
 

@@ -16,6 +16,7 @@ typedef struct {
     double h[3];      /* spacing per axis, mm */
     size_t ncells;
     uint8_t *mask;    /* 1 = tissue, 0 = no tissue; ncells bytes */
+    float *phi;       /* phase field in (0, 1] on tissue (thesis eq. 4.1), or NULL */
     size_t ntissue;
 } grid;
 
@@ -24,6 +25,10 @@ int grid_init(grid *g, int dim, const int n[3], const double h[3], char *err, si
 void grid_free(grid *g);
 int grid_copy(grid *dst, const grid *src);
 void grid_recount(grid *g);
+/* Makes the grid a phase-field domain: phi (ncells values, copied, clamped to
+ * [0, 1]) weights the diffusion (core/stencil_point.h), and the tissue is
+ * where phi > threshold. Returns 0, or -1 when out of memory. */
+int grid_set_phase(grid *g, const double *phi, double threshold);
 
 static inline size_t grid_index(const grid *g, int i, int j, int k)
 {

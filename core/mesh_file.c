@@ -4,7 +4,7 @@
 #include "mesh_file.h"
 #include "output.h"
 
-int grid_from_hdf5(grid *g, const char *path, const char *name, const double h[3], double threshold,
+int grid_from_hdf5(grid *g, const char *path, const char *name, const double h[3], double threshold, int phase,
                    char *err, size_t errlen)
 {
     double *v = NULL;
@@ -25,6 +25,16 @@ int grid_from_hdf5(grid *g, const char *path, const char *name, const double h[3
     int n[3] = {1, 1, 1};
     for (int a = 0; a < dim; a++) n[a] = (int)dims[rank - 1 - a];   /* x is the last (fastest) axis */
     if (grid_init(g, dim, n, h, err, errlen) != 0) { free(v); return -1; }
+    if (phase) {
+        const int bad = grid_set_phase(g, v, threshold);
+        free(v);
+        if (bad) {
+            snprintf(err, errlen, "could not allocate the phase field of '%s'", path);
+            grid_free(g);
+            return -1;
+        }
+        return 0;
+    }
     for (size_t c = 0; c < g->ncells; c++) g->mask[c] = v[c] > threshold;
     free(v);
     grid_recount(g);

@@ -55,7 +55,9 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 {
     stencil st;
     stencil_setup(&st, &s->lg, s->order, D);
-    double lim = stencil_dt_limit(&st, &s->lg, model_rate_bound(&s->m));
+    /* a phase field's limit depends on the field: take it over the whole grid,
+     * which every rank holds, so that all ranks agree */
+    double lim = stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, model_rate_bound(&s->m));
     if (s->dt > lim) {
         snprintf(err, errlen,
                  "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "
@@ -83,6 +85,16 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
     if (!be) return NULL;
+    if (g->phi && cfg->order != 2) {
+        snprintf(err, errlen, "stencil = %d: phase-field diffusion (a mesh with a phase field) is second order; "
+                 "use stencil = 2", cfg->order);
+        return NULL;
+    }
+    if (g->phi && be != &backend_cpu) {
+        snprintf(err, errlen, "phase-field diffusion runs on the CPU backend only so far: use backend = \"cpu\", "
+                 "or a mesh whose tissue is a mask (threshold the phase field)");
+        return NULL;
+    }
     sim *s = calloc(1, sizeof *s);
     if (!s || grid_copy(&s->g, g) != 0) {
         snprintf(err, errlen, "out of memory creating the simulation");

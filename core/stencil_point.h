@@ -2,9 +2,31 @@
  * the diffusion term at one tissue cell on the CPU, from the grid's mask and
  * the shared boundary rule of core/stencil_rule.h. */
 
+/* The phase-field form (thesis eqs. 4.1-4.2; Fenton et al., Chaos 15:013502,
+ * 2005), second order: (1/phi_c) sum_a D_a/h_a^2 sum_n (phi_c + phi_n)/2
+ * (V_n - V_c) over the two neighbours n along each axis; a neighbour outside
+ * the tissue or the box passes no flux. */
+static inline real R(stencil_point_phase)(const stencil *st, const grid *g, const real *V,
+                                          int i, int j, int k, size_t c)
+{
+    const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
+    const int pos[3] = {i, j, k};
+    const real pc = (real)g->phi[c], v0 = V[c];
+    real sum = 0;
+    for (int a = 0; a < g->dim; a++) {
+        const ptrdiff_t s = stride[a];
+        real flux = 0;
+        if (st_in(g, c, pos[a], -1, g->n[a], s)) flux += (pc + (real)g->phi[c - s]) * (V[c - s] - v0);
+        if (st_in(g, c, pos[a], 1, g->n[a], s)) flux += (pc + (real)g->phi[c + s]) * (V[c + s] - v0);
+        sum += (real)st->coef[a] * flux;
+    }
+    return sum / (2 * pc);
+}
+
 static inline real R(stencil_point)(const stencil *st, const grid *g, const real *V,
                                     int i, int j, int k, size_t c)
 {
+    if (g->phi) return R(stencil_point_phase)(st, g, V, i, j, k, c);
     const int r = st->order / 2;
     const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
     const int pos[3] = {i, j, k};

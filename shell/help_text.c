@@ -22,12 +22,15 @@ const help_entry help_entries[] = {
 {"cardiac.mesh",
 "cardiac.mesh{n = {nx [, ny [, nz]]}, dx = h | {hx, hy, hz} [, tissue = region]}\n"
 "  or  cardiac.mesh{size = {Lx, ...}, dx = h}\n"
-"  or  cardiac.mesh{file = \"heart.h5\", dataset = \"/mesh/mask\", threshold = 0.5, dx = h}\n"
+"  or  cardiac.mesh{file = \"heart.h5\", dataset = \"/mesh/mask\", threshold = 0.5, dx = h [, phase = true]}\n"
+"  or  cardiac.mesh{n = {...}, dx = h, phase = function(x, y, z) -> phi [, threshold = 0.0005]}\n"
 "  A structured 1D/2D/3D grid of cells; spacing in mm. Cell (i, j, k) is 1-based and its\n"
 "  centre lies at ((i - 1/2) dx, (j - 1/2) dy, (k - 1/2) dz). All cells start as tissue, or\n"
 "  only the cells of `tissue`; from a file, the cells whose value (a 0/1 mask or a phase field,\n"
 "  [z][y][x] with x fastest, as cardiac writes /mesh/mask) exceeds the threshold.\n"
-"  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells).\n"
+"  With a phase field (phase = true with a file, or a function of the cell centre), phi also\n"
+"  weights the diffusion (thesis eq. 4.1; CPU backend, stencil 2); tissue where phi > threshold.\n"
+"  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells), phase (has one).\n"
 "  Methods: locate, coord, set_tissue, is_tissue, count.\n"
 "  e.g. m = cardiac.mesh{n = {200, 200}, dx = 0.25}"},
 {"mesh:locate", "mesh:locate(x [, y [, z]]) -> i [, j [, k]]: the cell containing a point (mm), nil if outside."},

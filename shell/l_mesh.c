@@ -48,15 +48,27 @@ static void push_doubles(lua_State *L, const double *v, int n)
     for (int i = 0; i < n; i++) { lua_pushnumber(L, v[i]); lua_rawseti(L, -2, i + 1); }
 }
 
+/* Default tissue threshold of a phase field: the thesis' (Algorithm 10). */
+#define PHASE_THRESHOLD 0.0005
+
 /* cardiac.mesh{file = "heart.h5", dataset = "/mesh/mask", threshold = 0.5, dx = ...}:
- * the grid and its tissue from an HDF5 array (core/mesh_file.h). */
+ * the grid and its tissue from an HDF5 array (core/mesh_file.h); with
+ * phase = true the array is a phase field that also weights the diffusion. */
 static int mesh_from_file(lua_State *L, const char *fn)
 {
     if (args_field(L, 1, "n") || args_field(L, 1, "size"))
         cardiac_error(L, "%s: give 'file' or the mesh's size ('n' or 'size'), not both", fn);
     const char *path = args_string(L, 1, fn, "file", NULL, 1);
     const char *name = args_string(L, 1, fn, "dataset", "/mesh/mask", 0);
-    double thr = args_number(L, 1, fn, "threshold", 0.5, 0);
+    int phase = 0;
+    if (args_field(L, 1, "phase")) {
+        if (!lua_isboolean(L, -1))
+            cardiac_error(L, "%s: with 'file', 'phase' must be true or false (the dataset is the phase field), got %s",
+                          fn, args_typename(L, -1));
+        phase = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    double thr = args_number(L, 1, fn, "threshold", phase ? PHASE_THRESHOLD : 0.5, 0);
     double h[3] = {0};
     int nh = args_vector(L, 1, fn, "dx", h, 3, 1);
     for (int a = 0; a < nh; a++)
@@ -66,7 +78,8 @@ static int mesh_from_file(lua_State *L, const char *fn)
     memset(g, 0, sizeof *g);
     luaL_setmetatable(L, MESH_MT);
     char err[512];
-    if (grid_from_hdf5(g, path, name, h, thr, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
+    if (grid_from_hdf5(g, path, name, h, thr, phase, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
+    if (g->ntissue == 0) cardiac_error(L, "%s: no value of '%s' in '%s' exceeds the threshold %g", fn, name, path, thr);
     if (nh != 1 && nh != g->dim)
         cardiac_error(L, "%s: 'dx' lists %d spacings for the %dD mesh in '%s'", fn, nh, g->dim, path);
     return 1;
@@ -85,9 +98,49 @@ static void apply_tissue(lua_State *L, grid *g, const char *fn)
     grid_recount(g);
 }
 
+/* Option phase = function(x, y, z) -> phi: a phase field evaluated at the
+ * cell centres (mm); tissue where phi > threshold (default 0.0005). */
+static void apply_phase(lua_State *L, grid *g, const char *fn)
+{
+    if (!args_field(L, 1, "phase")) {
+        if (args_field(L, 1, "threshold")) cardiac_error(L, "%s: 'threshold' goes with 'file' or 'phase'", fn);
+        return;
+    }
+    if (!lua_isfunction(L, -1))
+        cardiac_error(L, "%s: 'phase' must be a function(x, y, z) returning the phase field, got %s", fn,
+                      args_typename(L, -1));
+    if (args_field(L, 1, "tissue")) cardiac_error(L, "%s: give 'tissue' or 'phase', not both", fn);
+    const double thr = args_number(L, 1, fn, "threshold", PHASE_THRESHOLD, 0);
+    const int f = lua_gettop(L);
+    double *phi = malloc(g->ncells * sizeof *phi);
+    if (!phi) cardiac_error(L, "%s: out of memory for the phase field", fn);
+    for (size_t c = 0; c < g->ncells; c++) {
+        int i, j, k;
+        grid_ijk(g, c, &i, &j, &k);
+        lua_pushvalue(L, f);
+        lua_pushnumber(L, grid_center(g, 0, i));
+        lua_pushnumber(L, grid_center(g, 1, j));
+        lua_pushnumber(L, grid_center(g, 2, k));
+        if (lua_pcall(L, 3, 1, 0) != LUA_OK) { free(phi); lua_error(L); }
+        int ok;
+        phi[c] = lua_tonumberx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok || !(phi[c] == phi[c])) {
+            free(phi);
+            cardiac_error(L, "%s: 'phase' returned %s at cell (%d, %d, %d); it must return a number", fn,
+                          ok ? "NaN" : "a non-number", i + 1, j + 1, k + 1);
+        }
+    }
+    const int bad = grid_set_phase(g, phi, thr);
+    free(phi);
+    lua_pop(L, 1);
+    if (bad) cardiac_error(L, "%s: out of memory for the phase field", fn);
+    if (g->ntissue == 0) cardiac_error(L, "%s: the phase field nowhere exceeds the threshold %g", fn, thr);
+}
+
 static int mesh_new(lua_State *L)
 {
-    static const char *const keys[] = {"n", "dx", "size", "tissue", "file", "dataset", "threshold", NULL};
+    static const char *const keys[] = {"n", "dx", "size", "tissue", "file", "dataset", "threshold", "phase", NULL};
     const char *fn = "cardiac.mesh";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -95,8 +148,7 @@ static int mesh_new(lua_State *L)
         lua_pop(L, 1);
         return mesh_from_file(L, fn);
     }
-    if (args_field(L, 1, "dataset") || args_field(L, 1, "threshold"))
-        cardiac_error(L, "%s: 'dataset' and 'threshold' go with 'file'", fn);
+    if (args_field(L, 1, "dataset")) cardiac_error(L, "%s: 'dataset' goes with 'file'", fn);
     double nd[3] = {0}, h[3] = {0}, size[3] = {0};
     int dim_n = args_vector(L, 1, fn, "n", nd, 3, 0);
     int dim_s = args_vector(L, 1, fn, "size", size, 3, 0);
@@ -124,6 +176,7 @@ static int mesh_new(lua_State *L)
     char err[256];
     if (grid_init(g, dim, n, h, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
     apply_tissue(L, g, fn);
+    apply_phase(L, g, fn);
     return 1;
 }
 
@@ -146,6 +199,7 @@ static int mesh_index(lua_State *L)
         push_doubles(L, s, g->dim);
     } else if (!strcmp(k, "ncells")) lua_pushinteger(L, (lua_Integer)g->ncells);
     else if (!strcmp(k, "tissue")) lua_pushinteger(L, (lua_Integer)g->ntissue);
+    else if (!strcmp(k, "phase")) lua_pushboolean(L, g->phi != NULL);
     else lua_pushnil(L);
     return 1;
 }
@@ -210,6 +264,13 @@ static int mesh_set_tissue(lua_State *L)
     size_t *cells;
     size_t n = resolve_region(L, 2, g, 0, &cells, "mesh:set_tissue");
     for (size_t q = 0; q < n; q++) g->mask[cells[q]] = (uint8_t)value;
+    /* a phase field follows: removed cells get phi = 0, added ones without a
+     * value phi = 1 (bulk tissue) */
+    if (g->phi)
+        for (size_t q = 0; q < n; q++) {
+            float *p = &g->phi[cells[q]];
+            *p = value ? (*p > 0 ? *p : 1.0f) : 0.0f;
+        }
     free(cells);
     grid_recount(g);
     lua_pushinteger(L, (lua_Integer)n);

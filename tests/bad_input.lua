@@ -31,6 +31,20 @@ expect_error("mesh: file missing", function() cardiac.mesh{file = "/nonexistent/
 expect_error("mesh: file and n", function() cardiac.mesh{file = "x.h5", n = {4}, dx = 0.5} end, "'file'", "'n'")
 expect_error("mesh: file without dx", function() cardiac.mesh{file = "x.h5"} end, "'dx'")
 expect_error("mesh: dataset without file", function() cardiac.mesh{n = {4}, dx = 0.1, dataset = "/m"} end, "'dataset'")
+expect_error("mesh: threshold without file or phase", function() cardiac.mesh{n = {4}, dx = 0.1, threshold = 0.2} end,
+             "'threshold'")
+expect_error("mesh: phase not a function", function() cardiac.mesh{n = {4}, dx = 0.1, phase = 1} end, "'phase'",
+             "function")
+expect_error("mesh: phase and tissue", function()
+  cardiac.mesh{n = {4}, dx = 0.1, phase = function() return 1 end, tissue = cardiac.slab{axis = "x", from = 0, to = 1}}
+end, "'tissue' or 'phase'")
+expect_error("mesh: phase returns a string", function() cardiac.mesh{n = {4}, dx = 0.1, phase = function() return "a" end} end,
+             "'phase'", "(1, 1, 1)")
+expect_error("mesh: phase nowhere above threshold", function() cardiac.mesh{n = {4}, dx = 0.1, phase = function() return 0 end} end,
+             "threshold")
+expect_error("simulation: phase field with stencil 4", function()
+  cardiac.simulation{mesh = cardiac.mesh{n = {8}, dx = 0.1, phase = function() return 1 end}, model = "karma", stencil = 4}
+end, "stencil = 4", "phase-field")
 expect_error("mesh: tissue not a region", function() cardiac.mesh{n = {4}, dx = 0.1, tissue = 3} end, "region")
 expect_error("cylinder: inner above radius", function() cardiac.cylinder{center = {0, 0}, radius = 1, inner = 2} end,
              "'inner'")

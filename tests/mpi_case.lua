@@ -2,9 +2,11 @@
 -- `mpirun -np N` must write the same file as in one process (bitwise).
 --   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND [STENCIL]]
 -- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1"; STENCIL: 2 or 4
--- (4: two ghost layers per face).
+-- (4: two ghost layers per face), or "phase": second order on a phase field
+-- whose hole has a tanh border.
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
-local order = tonumber(arg[5] or "2")
+local phase = arg[5] == "phase"
+local order = phase and 2 or tonumber(arg[5] or "2")
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -14,9 +16,17 @@ end
 -- sizes that no split divides evenly; a hole and a stimulus that cross the
 -- rank borders; a probe line across all of them
 local n = dim == 3 and {23, 18, 21} or {61, 47}
-local mesh = cardiac.mesh{n = n, dx = 0.25}
 local centre = dim == 3 and {2.9, 2.2, 2.6} or {7.6, 5.9}
-mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false)
+local mesh
+if phase then
+  mesh = cardiac.mesh{n = n, dx = 0.25, phase = function(x, y, z)
+    local r = math.sqrt((x - centre[1]) ^ 2 + (y - centre[2]) ^ 2 + (dim == 3 and (z - centre[3]) ^ 2 or 0))
+    return 0.5 * (1 + math.tanh((r - 1.1) / 0.3))
+  end}
+else
+  mesh = cardiac.mesh{n = n, dx = 0.25}
+  mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false)
+end
 local model = cardiac.model("karma")
 local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
   stencil = order,

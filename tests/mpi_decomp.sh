@@ -46,6 +46,8 @@ for dim in 3 2; do
 done
 # the 4th-order stencil: two ghost layers per face
 run 0 3 auto 4; run 2 3 auto 4; run 4 3 1,2,2 4; run 0 2 auto 4; run 4 2 2,2 4
+# a phase field: its values cross the rank borders with the ghost layers
+run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase; run 4 2 2,2 phase
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)

@@ -1,6 +1,9 @@
 /* Diffusion operator: convergence order of the 2nd- and 4th-order stencils on
  * a smooth field satisfying the no-flux condition, exact conservation of the
- * integral of V under pure diffusion (box and mask borders), and the dt limit. */
+ * integral of V under pure diffusion (box and mask borders), and the dt limit;
+ * the phase-field operator (thesis eq. 4.1): conservation of the integral of
+ * phi V, the maximum principle under its dt limit, and equality with the mask
+ * operator where phi = 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +135,86 @@ static void stability_limit(int order)
     grid_free(&g);
 }
 
+/* A 3D grid with a phase field: a ball of radius 1.2 mm with a tanh interface
+ * of width w (mm) around it, cut at the thesis' threshold 0.0005, plus a hard
+ * cut (x > 3.2 mm), so both kinds of border are present. w = 0: phi = 1 on
+ * the ball (a plain mask). */
+static void phase_grid(grid *g, double w)
+{
+    int n[3] = {36, 30, 28};
+    double h[3] = {0.1, 0.1, 0.1};
+    char err[128];
+    grid_init(g, 3, n, h, err, sizeof err);
+    double *phi = malloc(g->ncells * sizeof *phi);
+    for (size_t c = 0; c < g->ncells; c++) {
+        int i, j, k;
+        grid_ijk(g, c, &i, &j, &k);
+        const double x = grid_center(g, 0, i) - 1.8, y = grid_center(g, 1, j) - 1.5, z = grid_center(g, 2, k) - 1.4;
+        const double r = sqrt(x * x + y * y + z * z);
+        phi[c] = w > 0 ? 0.5 * (1 - tanh((r - 1.2) / w)) : (r < 1.2 ? 1.0 : 0.0);
+        if (grid_center(g, 0, i) > 3.2) phi[c] = 0;
+    }
+    grid_set_phase(g, phi, 0.0005);
+    free(phi);
+}
+
+static void phase_conservation(void)
+{
+    grid g;
+    phase_grid(&g, 0.15);
+    double D[3] = {0.1, 0.05, 0.08};
+    stencil st;
+    stencil_setup(&st, &g, 2, D);
+    const double dt = 0.9 * stencil_dt_limit(&st, &g, 0);
+    float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
+    srand(11);
+    double s0 = 0, lo0 = 1e9, hi0 = -1e9;
+    for (size_t c = 0; c < g.ncells; c++) {
+        V[c] = g.mask[c] ? (float)rand() / RAND_MAX : 0.0f;
+        if (g.mask[c]) { s0 += g.phi[c] * V[c]; lo0 = fmin(lo0, V[c]); hi0 = fmax(hi0, V[c]); }
+    }
+    for (int step = 0; step < 500; step++) {
+        stencil_apply(&st, &g, V, out);
+        for (size_t c = 0; c < g.ncells; c++) if (g.mask[c]) V[c] += (float)dt * out[c];
+    }
+    double s1 = 0, lo = 1e9, hi = -1e9;
+    for (size_t c = 0; c < g.ncells; c++) if (g.mask[c]) {
+        s1 += g.phi[c] * V[c];
+        lo = fmin(lo, V[c]);
+        hi = fmax(hi, V[c]);
+    }
+    printf("  phase field: %zu tissue cells, dt limit %.4g ms (plain mask: %.4g ms)\n", g.ntissue,
+           stencil_dt_limit(&st, &g, 0), 2 / (4 * (D[0] + D[1] + D[2]) / 0.01));
+    CHECK_NEAR((s1 - s0) / s0, 0.0, 2e-5, "phase field: relative change of sum phi V");
+    CHECK(lo >= lo0 - 1e-6 && hi <= hi0 + 1e-6 && hi - lo < 0.5,
+          "phase field: maximum principle at 0.9x its dt limit, V in [%g, %g] from [%g, %g]", lo, hi, lo0, hi0);
+    free(V); free(out); grid_free(&g);
+}
+
+/* phi = 1 on the tissue: the phase-field operator is the mask operator. */
+static void phase_uniform(void)
+{
+    grid gp, gm;
+    phase_grid(&gp, 0);
+    grid_copy(&gm, &gp);
+    free(gm.phi);
+    gm.phi = NULL;
+    double D[3] = {0.1, 0.05, 0.08};
+    stencil sp, sm;
+    stencil_setup(&sp, &gp, 2, D);
+    stencil_setup(&sm, &gm, 2, D);
+    float *V = malloc(gp.ncells * sizeof *V), *a = malloc(gp.ncells * sizeof *a), *b = malloc(gp.ncells * sizeof *b);
+    srand(5);
+    for (size_t c = 0; c < gp.ncells; c++) V[c] = (float)rand() / RAND_MAX;
+    stencil_apply(&sp, &gp, V, a);
+    stencil_apply(&sm, &gm, V, b);
+    double worst = 0, scale = 0;
+    for (size_t c = 0; c < gp.ncells; c++) { worst = fmax(worst, fabs(a[c] - b[c])); scale = fmax(scale, fabs(b[c])); }
+    CHECK_NEAR(worst / scale, 0.0, 1e-6, "phi = 1: phase-field operator = mask operator (relative)");
+    CHECK_NEAR(stencil_dt_limit(&sp, &gp, 0), stencil_dt_limit(&sm, &gm, 0), 1e-12, "phi = 1: the same dt limit");
+    free(V); free(a); free(b); grid_free(&gp); grid_free(&gm);
+}
+
 int main(void)
 {
     /* sizes where truncation error stays well above fp32 rounding (~1e-7 n^2) */
@@ -146,5 +229,7 @@ int main(void)
     conservation(4, 1);
     stability_limit(2);
     stability_limit(4);
+    phase_conservation();
+    phase_uniform();
     return check_summary();
 }
