@@ -37,7 +37,6 @@ function M:read_csv(file)
 end
 
 local function rel(a, b) return math.abs(a - b) / math.abs(b) end
-M.rel = rel
 
 function M:stimulus(cl, count)
   local s = self.spec.stimulus
