@@ -110,44 +110,46 @@ if io.open(scaling) then
   for _, l in ipairs(require("scaling_table")(scaling)) do w(l) end
   w("")
 end
+-- A section from a CSV in docs/data, when the file is there: title, the
+-- paragraph saying what produced it, the table header and one row per line.
+local function csv_section(path, title, intro, header, row)
+  local f = io.open(path)
+  if not f then return end
+  f:close()
+  w("## " .. title)
+  w("")
+  w(intro)
+  w("")
+  w("| " .. table.concat(header, " | ") .. " |")
+  w("|" .. string.rep("---|", #header))
+  for _, r in ipairs(read_csv(path)) do w(row(r)) end
+  w("")
+end
 -- The cell models on one GPU (issue 5): protocols/models_256.lua and the ORd
 -- heart of protocols/ord_heart.lua.
-local models = "docs/data/models-256-h100.csv"
-if io.open(models) then
-  w("## Every cell model on a 256^3 box (one H100)")
-  w("")
-  w("`cardiac protocols/models_256.lua 256 docs/data/models-256-h100.csv` (H100 80GB HBM3, 2026-11-22): "
+csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (one H100)",
+  "`cardiac protocols/models_256.lua 256 docs/data/models-256-h100.csv` (H100 80GB HBM3, 2026-11-22): "
     .. "dx 0.25 mm, D 0.1 mm^2/ms, a planar wave from z = 0, the default layout (naive for volumes), median of 3 x "
     .. "100-1000 steps after a warm-up (CUDA events). Bytes: every state read and written once per "
     .. "cell-step; measured copy bandwidth about 2,990 GB/s. FLOPs per cell-step, measured with Nsight "
     .. "Compute for ORd only: about 1,100 fp32 (plus about 360 hardware exp2/log2/rcp) and 6,800 fp64 "
     .. "(docs/gpu.md, item 6): the fp64 detailed models are bound by their software fp64 math, not "
-    .. "by memory.")
-  w("")
-  w("| model | precision | dt (ms) | ms/step | 20,000 steps | cell-steps/s | B/cell-step | GB/s | % of copy |")
-  w("|---|---|---|---|---|---|---|---|---|")
-  for _, r in ipairs(read_csv(models)) do
-    w(("| %s | %s | %g | %.4f | %.1f s | %.3g | %d | %.0f | %.0f%% |"):format(r.model, r.precision, r.dt_ms,
-      r.ms_per_step, r.s_per_20000, r.cell_steps_per_s, r.bytes_per_cell_step, r.GBs, r.pct_copy))
-  end
-  w("")
-end
-local heart = "docs/data/ord-heart-h100.csv"
-if io.open(heart) then
-  w("## O'Hara-Rudy on the biventricular heart (one H100)")
-  w("")
-  w("`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv` (H100, 2026-11-22): "
+    .. "by memory.",
+  {"model", "precision", "dt (ms)", "ms/step", "20,000 steps", "cell-steps/s", "B/cell-step", "GB/s", "% of copy"},
+  function(r)
+    return ("| %s | %s | %g | %.4f | %.1f s | %.3g | %d | %.0f | %.0f%% |"):format(r.model, r.precision, r.dt_ms,
+      r.ms_per_step, r.s_per_20000, r.cell_steps_per_s, r.bytes_per_cell_step, r.GBs, r.pct_copy)
+  end)
+csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
+  "`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv` (H100, 2026-11-22): "
     .. "250 x 326 x 298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue "
     .. "cell-step. Published: thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goal: "
-    .. "under 30 s in fp64 (not met).")
-  w("")
-  w("| case | ms/step | 20,000 steps | tissue cell-steps/s | GB/s |")
-  w("|---|---|---|---|---|")
-  for _, r in ipairs(read_csv(heart)) do
-    w(("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000, r.cell_steps_per_s, r.GBs))
-  end
-  w("")
-end
+    .. "under 30 s in fp64 (not met).",
+  {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
+  function(r)
+    return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
+      r.cell_steps_per_s, r.GBs)
+  end)
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()

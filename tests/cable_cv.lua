@@ -42,7 +42,8 @@ local rel = math.abs(cvs[#cvs] - cvs[#cvs - 1]) / cvs[#cvs]
 check(rel < 0.01, "karma relative change at the finest step: %.2e", rel)
 
 -- The detailed models: an 8 mm cable, CV between 2 and 6 mm
-for model, t in pairs{tentusscher_2006 = 12, ohara_rudy = 16} do
+for _, mt in ipairs{{"tentusscher_2006", 12}, {"ohara_rudy", 16}} do
+  local model, t = mt[1], mt[2]
   local function run(dx, D, precision)
     return cv{model = model, len = 8, dx = dx, dt = 0.005, D = D, precision = precision,
               amplitude = 200, a = 2, b = 6, t = t, var = "V", threshold = -40}
