@@ -1,5 +1,6 @@
 /* CPU backend: state in host memory as one array per state variable (float or
- * double), one fused reaction-diffusion sweep per step over the owned cells,
+ * double), row-major or in blockDS blocks (sim.blocks, core/blocks.h), one
+ * fused reaction-diffusion sweep per step over the owned (or stored) cells,
  * OpenMP over rows, then the halo exchange of V when the grid is split over
  * ranks. Everything runs synchronously, so sync has nothing to wait for. */
 #include <limits.h>
@@ -24,7 +25,10 @@ static inline void model_step_f64(const model_def *d, double *y, double diff, do
 #include "instantiate.h"
 
 typedef struct {
-    void *var[MODEL_MAX_STATE];   /* state variable arrays, ncells each */
+    block_map bm;                 /* blockDS storage when blocked */
+    int blocked;
+    size_t nstore;                /* values per array: ncells, or the stored blocks' cells */
+    void *var[MODEL_MAX_STATE];   /* state variable arrays, nstore each */
     void *vnext;                  /* next membrane potential (double buffer) */
     void *istim;                  /* stimulus current per cell, dV/dt */
     size_t esize;                 /* bytes per value: 4 or 8 */
@@ -42,13 +46,32 @@ static void set_value(const cpu_data *cd, void *a, size_t c, double x)
     else ((float *)a)[c] = (float)x;
 }
 
+/* Where row-major cell c is stored; (size_t)-1 for cells of blocks not stored. */
+static size_t store_of(const cpu_data *cd, size_t c)
+{
+    return cd->blocked ? block_store_index(&cd->bm, c) : c;
+}
+
+/* Cell c of array a, or the resting value v of cells not stored (no tissue). */
+static double value_at(const sim *s, const cpu_data *cd, int v, size_t c)
+{
+    const size_t q = store_of(cd, c);
+    return q == (size_t)-1 ? s->m.rest[v] : get_value(cd, cd->var[v], q);
+}
+
 static int cpu_init(sim *s, char *err, size_t errlen)
 {
-    const size_t N = s->lg.ncells;
     const model_def *d = s->m.def;
     cpu_data *cd = calloc(1, sizeof *cd);
     if (!cd) return -1;
     s->bd = cd;
+    cd->nstore = s->lg.ncells;
+    if (s->blocks[0]) {
+        if (block_map_build(&cd->bm, &s->lg, s->blocks, err, errlen) != 0) return -1;
+        cd->blocked = 1;
+        cd->nstore = block_map_cells(&cd->bm);
+    }
+    const size_t N = cd->nstore;
     cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
     for (int v = 0; v < d->nstate; v++) {
         cd->var[v] = malloc(N * cd->esize);
@@ -65,6 +88,7 @@ static void cpu_free(sim *s)
     cpu_data *cd = s->bd;
     if (!cd) return;
     for (int v = 0; v < MODEL_MAX_STATE; v++) { free(cd->var[v]); free(cd->snap[v]); }
+    block_map_free(&cd->bm);
     free(cd->vnext);
     free(cd->istim);
     free(cd);
@@ -77,9 +101,10 @@ static void cpu_step(sim *s, long nsteps)
     const int vi = s->m.def->vindex, ns = s->m.def->nstate;
     /* split over ranks, every rank takes every step (the exchange pairs them up) */
     for (long q = 0; q < nsteps && (s->bad_cell < 0 || s->dc.nranks > 1); q++) {
+        const block_map *bm = cd->blocked ? &cd->bm : NULL;
         long bad = cd->esize == 8
-            ? cpu_sweep_f64(s, (double *const *)cd->var, cd->vnext, cd->istim)
-            : cpu_sweep_f32(s, (float *const *)cd->var, cd->vnext, cd->istim);
+            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim)
+            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim);
         void *tmp = cd->var[vi];
         cd->var[vi] = cd->vnext;
         cd->vnext = tmp;
@@ -89,30 +114,37 @@ static void cpu_step(sim *s, long nsteps)
         s->bad_step = s->nstep + q + 1;
         s->bad_var = 0;
         for (int v = 0; v < ns; v++)
-            if (!isfinite(get_value(cd, cd->var[v], bad))) { s->bad_var = v; break; }
+            if (!isfinite(value_at(s, cd, v, (size_t)bad))) { s->bad_var = v; break; }
     }
 }
 
 static void cpu_sync(sim *s) { (void)s; }
 
+/* Stimuli hold tissue cells only (core/sim.c), which are always stored. */
 static void cpu_stim_changed(sim *s)
 {
     cpu_data *cd = s->bd;
     for (size_t q = 0; q < s->nstims; q++)
-        for (size_t c = 0; c < s->stims[q].ncells; c++) set_value(cd, cd->istim, s->stims[q].cells[c], 0);
+        for (size_t c = 0; c < s->stims[q].ncells; c++) set_value(cd, cd->istim, store_of(cd, s->stims[q].cells[c]), 0);
     for (size_t q = 0; q < s->nstims; q++) {
         if (!s->stim_on[q]) continue;
         const stimulus *st = &s->stims[q];
         for (size_t c = 0; c < st->ncells; c++) {
-            size_t cell = st->cells[c];
+            size_t cell = store_of(cd, st->cells[c]);
             set_value(cd, cd->istim, cell, get_value(cd, cd->istim, cell) + st->amplitude);
         }
     }
 }
 
+/* Cells of blocks not stored read as the resting state, which the full box
+ * keeps there too (nothing steps or sets cells outside the tissue). */
 static void cpu_get_field(sim *s, int var, float *dst)
 {
     cpu_data *cd = s->bd;
+    if (cd->blocked) {
+        for (size_t c = 0; c < s->lg.ncells; c++) dst[c] = (float)value_at(s, cd, var, c);
+        return;
+    }
     if (cd->esize == 4) { memcpy(dst, cd->var[var], s->lg.ncells * sizeof(float)); return; }
     for (size_t c = 0; c < s->lg.ncells; c++) dst[c] = (float)((double *)cd->var[var])[c];
 }
@@ -120,13 +152,16 @@ static void cpu_get_field(sim *s, int var, float *dst)
 static void cpu_set_field(sim *s, int var, const float *src)
 {
     cpu_data *cd = s->bd;
-    for (size_t c = 0; c < s->lg.ncells; c++) set_value(cd, cd->var[var], c, src[c]);
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = store_of(cd, c);
+        if (q != (size_t)-1) set_value(cd, cd->var[var], q, src[c]);
+    }
 }
 
 static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
 {
     cpu_data *cd = s->bd;
-    for (size_t q = 0; q < n; q++) dst[q] = (float)get_value(cd, cd->var[var], cells[q]);
+    for (size_t q = 0; q < n; q++) dst[q] = (float)value_at(s, cd, var, cells[q]);
 }
 
 static void cpu_probe_record(sim *s, probe *p, size_t row)
@@ -135,7 +170,7 @@ static void cpu_probe_record(sim *s, probe *p, size_t row)
     cpu_data *cd = s->bd;
     for (int v = 0; v < p->nvars; v++)
         for (size_t c = 0; c < p->ncells; c++)
-            dst[v * p->ncells + c] = p->lcells[c] < 0 ? 0.0f : (float)get_value(cd, cd->var[p->vars[v]], p->lcells[c]);
+            dst[v * p->ncells + c] = p->lcells[c] < 0 ? 0.0f : (float)value_at(s, cd, p->vars[v], (size_t)p->lcells[c]);
     p->nready = row + 1;
 }
 

@@ -81,6 +81,25 @@ static int setup_part(sim *s, const grid *g, const sim_config *cfg, char *err, s
     return 0;
 }
 
+/* blockDS: one process for now, and blocks deep enough for the stencil's
+ * reach (a neighbour is at most one block away). */
+static int check_blocks(const sim *s, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (!cfg->blocks[0]) return 0;
+    if (s->dc.nranks > 1) {
+        snprintf(err, errlen, "blocks: blockDS storage does not run split over several ranks yet; leave 'blocks' out "
+                 "under mpirun");
+        return -1;
+    }
+    for (int a = 0; a < 3; a++)
+        if (s->g.n[a] > 1 && cfg->blocks[a] < cfg->order / 2) {
+            snprintf(err, errlen, "blocks: stencil = %d reaches %d cells; blocks must be at least that deep, got %d "
+                     "along axis %d", cfg->order, cfg->order / 2, cfg->blocks[a], a + 1);
+            return -1;
+        }
+    return 0;
+}
+
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
@@ -90,11 +109,6 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
                  "use stencil = 2", cfg->order);
         return NULL;
     }
-    if (g->phi && be != &backend_cpu) {
-        snprintf(err, errlen, "phase-field diffusion runs on the CPU backend only so far: use backend = \"cpu\", "
-                 "or a mesh whose tissue is a mask (threshold the phase field)");
-        return NULL;
-    }
     sim *s = calloc(1, sizeof *s);
     if (!s || grid_copy(&s->g, g) != 0) {
         snprintf(err, errlen, "out of memory creating the simulation");
@@ -102,7 +116,10 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         return NULL;
     }
     grid_recount(&s->g);
-    if (setup_part(s, g, cfg, err, errlen) != 0) { sim_destroy(s); return NULL; }
+    if (setup_part(s, g, cfg, err, errlen) != 0 || check_blocks(s, cfg, err, errlen) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     double need = sim_bytes_needed(&s->lg, m->def, cfg->fp64);
     size_t avail = host_memory_available();
     if (be == &backend_cpu && avail && need > (double)avail) {
@@ -120,6 +137,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->tsteps = cfg->tsteps;
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
+    for (int a = 0; a < 3; a++) s->blocks[a] = cfg->blocks[a];
     snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
     s->dt = cfg->dt;
     s->bad_cell = s->bad_gcell = -1;

@@ -77,6 +77,7 @@ struct sim {
     char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
+    int blocks[3];              /* blockDS block size (core/blocks.h), {0, 0, 0} = row-major state */
     double dt;
     long nstep;                 /* steps taken; t = t0 + nstep dt */
     double t0;
@@ -101,6 +102,7 @@ typedef struct {
     const char *layout;         /* cuda: "naive", "window", "tower", "tblock" or NULL (auto) */
     int tsteps;                 /* cuda tblock: steps per kernel, 0 = default */
     int block[2];               /* cuda: thread-block shape, {0, 0} = default */
+    int blocks[3];              /* blockDS block size, {0, 0, 0} = none (row-major state) */
     int fp64;                   /* double-precision state */
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */

@@ -9,6 +9,7 @@
 #ifndef CARDIAC_STENCIL_H
 #define CARDIAC_STENCIL_H
 #include <stddef.h>
+#include "blocks.h"
 #include "grid.h"
 
 typedef struct {
@@ -31,8 +32,27 @@ static inline int st_in(const grid *g, size_t c, int pos, int off, int n, ptrdif
     return q >= 0 && q < n && g->mask[(ptrdiff_t)c + off * stride];
 }
 
+/* Where a cell's state is stored: row-major (bm NULL, q == c) or in a
+ * blockDS map (core/blocks.h) at storage index q, local position lpos in its
+ * block. The mask and the phase field stay row-major, indexed by c. */
+typedef struct {
+    const block_map *bm;
+    size_t c, q;
+    int pos[3], lpos[3];
+} st_cell;
+
+/* Storage index of the cell off cells along axis a (memory stride in the
+ * row-major grid) of the cell x. */
+static inline size_t st_at(const st_cell *x, int a, int off, ptrdiff_t stride)
+{
+    if (x->bm) return block_neighbour(x->bm, x->q, x->lpos[a], a, off);
+    return (size_t)((ptrdiff_t)x->q + off * stride);
+}
+
 #include "instances.h"
-/* R(stencil_point)(st, g, V, i, j, k, c): diffusion term at tissue cell (i,j,k) = c. */
+/* R(stencil_point)(st, g, V, i, j, k, c): diffusion term at tissue cell (i,j,k) = c
+ * of a row-major V; R(stencil_point_at)(st, g, V, x): at the cell x of V stored
+ * as x says. */
 #define CARDIAC_TEMPLATE "stencil_point.h"
 #include "instantiate.h"
 

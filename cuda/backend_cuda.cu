@@ -33,6 +33,10 @@ struct cuda_data {
     int stim_any;
     std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
     uint16_t *flags;
+    float *phi;                           // phase field in storage order, or null
+    block_map hblocks;                    // blockDS map with host tables (LAYOUT_BLOCK)
+    uint32_t *dslot, *dorigin;            // its tables on the device
+    int32_t *dnbr;
     unsigned long long *bad;
     cudaStream_t compute, copy;
     cudaEvent_t ev_snap, ev_copy, t0, t1;
@@ -54,7 +58,7 @@ struct cuda_data {
 };
 
 
-const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock"};
+const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock", "block"};
 
 bool check(sim *s, cudaError_t e, const char *what)
 {
@@ -109,6 +113,7 @@ int pick_layout(const sim *s)
     // Split over ranks, the ghost layers are refreshed after every step: a
     // layout that advances one step per kernel on row-major state.
     if (s->dc.nranks > 1) return LAYOUT_NAIVE;
+    if (s->blocks[0]) return LAYOUT_BLOCK;
     for (int l = 0; l < LAYOUT_COUNT; l++)
         if (!strcmp(s->layout, layout_names[l])) return l;
     // Default: the fastest layout measured on the H100 (docs/performance.md).
@@ -120,7 +125,7 @@ int pick_layout(const sim *s)
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
-    return small && !s->fp64 && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
+    return small && !s->fp64 && !s->lg.phi && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
 }
 
 int default_tsteps(const sim *s) { (void)s; return 3; }
@@ -130,7 +135,8 @@ int default_tsteps(const sim *s) { (void)s; return 3; }
 // fastest of `cardiac protocols/benchmark.lua tune` on the H100.
 void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
 {
-    if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
+    if (layout == LAYOUT_BLOCK) { *bx = 256; *by = 1; }   // threads over the linear storage
+    else if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
     else switch (layout) {
     case LAYOUT_TBLOCK: *bx = 16; *by = 32; break;   // tiles of 32 x 32 cells
     case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
@@ -210,6 +216,72 @@ static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
     return cd->xchg ? 0 : -1;
 }
 
+// blockDS: the map is built in view axes (2D grids: blocks of bx x 1 x by
+// cells), where the flags and the kernels' coefficients live, and its tables
+// are copied to the device.
+static int init_blocks(sim *s, cuda_data *cd, const int n[3], const int axis_of[3], char *err, size_t errlen)
+{
+    grid view = s->lg;   // shares the mask; only sizes change
+    view.dim = 3;
+    int b[3];
+    for (int a = 0; a < 3; a++) {
+        view.n[a] = n[a];
+        b[a] = axis_of[a] >= 0 ? s->blocks[axis_of[a]] : 1;
+    }
+    block_map &h = cd->hblocks;
+    if (block_map_build(&h, &view, b, err, errlen) != 0) return -1;
+    if (!dev_alloc((void **)&cd->dslot, h.nboxblocks * sizeof *h.slot, err, errlen) ||
+        !dev_alloc((void **)&cd->dorigin, std::max<size_t>(h.nactive, 1) * sizeof *h.origin, err, errlen) ||
+        !dev_alloc((void **)&cd->dnbr, std::max<size_t>(h.nactive, 1) * 6 * sizeof *h.nbr, err, errlen))
+        return -1;
+    cudaMemcpy(cd->dslot, h.slot, h.nboxblocks * sizeof *h.slot, cudaMemcpyHostToDevice);
+    cudaMemcpy(cd->dorigin, h.origin, h.nactive * sizeof *h.origin, cudaMemcpyHostToDevice);
+    cudaMemcpy(cd->dnbr, h.nbr, h.nactive * 6 * sizeof *h.nbr, cudaMemcpyHostToDevice);
+    block_map d = h;
+    d.slot = cd->dslot;
+    d.origin = cd->dorigin;
+    d.nbr = cd->dnbr;
+    cd->base.blocks = d;
+    cd->map.blocks = d;
+    cd->nstore = block_map_cells(&h);
+    return 0;
+}
+
+// Per-cell data in the layout's order: row-major, or blockDS storage order
+// (cells past the box's end get `pad`).
+template <class V>
+std::vector<V> in_store_order(const cuda_data *cd, const std::vector<V> &rowmajor, V pad)
+{
+    if (cd->layout != LAYOUT_BLOCK) return rowmajor;
+    const block_map &h = cd->hblocks;
+    std::vector<V> out(cd->nstore, pad);
+    for (size_t q = 0; q < cd->nstore; q++) {
+        int l[3], p[3];
+        if (block_position(&h, q, l, p)) out[q] = rowmajor[((size_t)p[2] * h.n[1] + p[1]) * h.n[0] + p[0]];
+    }
+    return out;
+}
+
+// Neighbour flags and the phase field on the device, in storage order.
+static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, size_t errlen)
+{
+    const grid *g = &s->lg;
+    launch_ctx &b = cd->base;
+    if (b.masked) {
+        std::vector<uint16_t> f = in_store_order<uint16_t>(cd, neighbour_flags(g, n), 0);
+        if (!dev_alloc((void **)&cd->flags, 2 * f.size(), err, errlen)) return -1;
+        cudaMemcpy(cd->flags, f.data(), 2 * f.size(), cudaMemcpyHostToDevice);
+        b.flags = cd->flags;
+    }
+    if (g->phi) {
+        std::vector<float> p = in_store_order<float>(cd, std::vector<float>(g->phi, g->phi + g->ncells), 1.0f);
+        if (!dev_alloc((void **)&cd->phi, sizeof(float) * p.size(), err, errlen)) return -1;
+        cudaMemcpy(cd->phi, p.data(), sizeof(float) * p.size(), cudaMemcpyHostToDevice);
+        b.phi = cd->phi;
+    }
+    return 0;
+}
+
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
@@ -218,7 +290,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         return -1;
     }
     const model_def *md = s->m.def;
-    if (md->nstate > MARCHING_MAX_STATES && s->layout[0] && strcmp(s->layout, "naive")) {
+    if (s->lg.phi && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "block")) {
+        snprintf(err, errlen, "layout '%s' does not run phase-field meshes; use layout = \"naive\" or blocks",
+                 s->layout);
+        return -1;
+    }
+    if (md->nstate > MARCHING_MAX_STATES && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "block")) {
         snprintf(err, errlen, "layout '%s' is built for models with at most %d states; '%s' has %d: use "
                  "layout = \"naive\" (its default)", s->layout, MARCHING_MAX_STATES, md->name, md->nstate);
         return -1;
@@ -242,7 +319,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.model = d->id;
     b.fp64 = s->fp64;
     b.order = s->order;
-    b.masked = g->ntissue != g->ncells;
+    b.masked = g->ntissue != g->ncells || cd->layout == LAYOUT_BLOCK;   // blockDS always keeps flags
     for (int a = 0; a < 3; a++) { b.n[a] = n[a]; b.lo[a] = 0; b.hi[a] = n[a]; }
     if ((long long)n[0] * n[1] >= 1LL << 30) {   // the kernels index within a plane with 32 bits
         snprintf(err, errlen, "grid planes of %d x %d cells are too large for the cuda backend (at most 2^30 cells)",
@@ -281,11 +358,13 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     cd->map.layout = cd->layout;
     for (int a = 0; a < 3; a++) cd->map.n[a] = n[a];
     cd->map.tower = b.tower;
+    if (cd->layout == LAYOUT_BLOCK && init_blocks(s, cd, n, axis_of, err, errlen) != 0) return -1;
+    const size_t nstim = cd->layout == LAYOUT_BLOCK ? cd->nstore : g->ncells;
 
     // Check the whole allocation against free device memory before starting.
     const int nnext = cd->layout == LAYOUT_TBLOCK ? d->nstate : 1;
-    double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * g->ncells +
-                  (b.masked ? 2.0 * g->ncells : 0) + 4.0 * g->ncells;
+    double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * nstim +
+                  (b.masked ? 2.0 * nstim : 0) + (g->phi ? 4.0 * nstim : 0) + 4.0 * g->ncells;
     size_t fr = 0, tot = 0;
     cudaError_t e = cudaSetDevice(rank_device());
     if (e == cudaSuccess) e = cudaMemGetInfo(&fr, &tot);
@@ -311,17 +390,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         if (cd->layout != LAYOUT_TBLOCK && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
         if (!dev_alloc(&cd->next[v], cd->esize * cd->nstore, err, errlen)) return -1;
     }
-    if (!dev_alloc(&cd->istim, cd->esize * g->ncells, err, errlen) ||
+    if (!dev_alloc(&cd->istim, cd->esize * nstim, err, errlen) ||
         !dev_alloc((void **)&cd->scratch, sizeof(float) * g->ncells, err, errlen) ||
         !dev_alloc((void **)&cd->bad, sizeof(unsigned long long), err, errlen))
         return -1;
     cudaMemset(cd->bad, 0xff, sizeof(unsigned long long));
-    if (b.masked) {
-        std::vector<uint16_t> f = neighbour_flags(g, n);
-        if (!dev_alloc((void **)&cd->flags, 2 * g->ncells, err, errlen)) return -1;
-        cudaMemcpy(cd->flags, f.data(), 2 * g->ncells, cudaMemcpyHostToDevice);
-        b.flags = cd->flags;
-    }
+    if (upload_cell_data(s, cd, n, err, errlen) != 0) return -1;
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
     for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
@@ -344,7 +418,9 @@ static void cuda_free(sim *s)
     }
     for (size_t *p : cd->stim_cells) cudaFree(p);
     for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
-    cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags);
+    cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi);
+    cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
+    block_map_free(&cd->hblocks);
     cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
     if (cd->compute) cudaStreamDestroy(cd->compute);
     if (cd->copy) cudaStreamDestroy(cd->copy);
@@ -419,6 +495,7 @@ static void cuda_step(sim *s, long nsteps)
         case LAYOUT_NAIVE: launch_naive(c); break;
         case LAYOUT_WINDOW: launch_window(c); break;
         case LAYOUT_TOWER: launch_tower(c); break;
+        case LAYOUT_BLOCK: launch_block(c); break;
         default: launch_tblock(c); break;
         }
         for (int v = 0; v < ns; v++)
@@ -474,11 +551,11 @@ static void cuda_stim_changed(sim *s)
     }
     cd->stim_any = 0;
     for (size_t q = 0; q < s->nstims; q++)
-        stimulus_scatter(s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, 0, 0, cd->compute);
+        stimulus_scatter(cd->map, s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, 0, 0, cd->compute);
     for (size_t q = 0; q < s->nstims; q++) {
         if (!s->stim_on[q]) continue;
         cd->stim_any = 1;
-        stimulus_scatter(s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, s->stims[q].amplitude, 1,
+        stimulus_scatter(cd->map, s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, s->stims[q].amplitude, 1,
                          cd->compute);
     }
     CU(s, cudaGetLastError());
@@ -487,7 +564,7 @@ static void cuda_stim_changed(sim *s)
 static void cuda_get_field(sim *s, int var, float *dst)
 {
     cuda_data *cd = data(s);
-    export_field(cd->map, s->fp64, cd->state[var], cd->scratch, cd->compute);
+    export_field(cd->map, s->fp64, cd->state[var], cd->scratch, (float)s->m.rest[var], cd->compute);
     CU(s, cudaMemcpyAsync(dst, cd->scratch, s->lg.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
 }
@@ -515,7 +592,8 @@ static void cuda_sample(sim *s, int var, const size_t *cells, size_t n, float *d
     cuda_data *cd = data(s);
     if (!n || !ensure_sample_space(s, n)) return;
     CU(s, cudaMemcpyAsync(cd->sample_cells, cells, n * sizeof(size_t), cudaMemcpyHostToDevice, cd->compute));
-    gather_cells(cd->map, s->fp64, cd->state[var], cd->sample_cells, n, cd->sample_out, cd->compute);
+    gather_cells(cd->map, s->fp64, cd->state[var], cd->sample_cells, n, cd->sample_out, (float)s->m.rest[var],
+                 cd->compute);
     CU(s, cudaMemcpyAsync(dst, cd->sample_out, n * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
 }
@@ -547,7 +625,7 @@ static void cuda_probe_record(sim *s, probe *p, size_t row)
     float *dst = pd->rows + pd->pending * p->nvars * p->ncells;
     for (int v = 0; v < p->nvars; v++)
         gather_cells(cd->map, s->fp64, cd->state[p->vars[v]], pd->cells, p->ncells, dst + v * p->ncells,
-                     cd->compute);
+                     (float)s->m.rest[p->vars[v]], cd->compute);
     pd->pending++;
     CU(s, cudaGetLastError());
 }
@@ -566,7 +644,8 @@ static void cuda_snapshot(sim *s, const int *vars, int nvars)
         }
         cd->nstage = q + 1;
     }
-    for (int q = 0; q < nvars; q++) export_field(cd->map, s->fp64, cd->state[vars[q]], cd->dstage[q], cd->compute);
+    for (int q = 0; q < nvars; q++)
+        export_field(cd->map, s->fp64, cd->state[vars[q]], cd->dstage[q], (float)s->m.rest[vars[q]], cd->compute);
     CU(s, cudaEventRecord(cd->ev_snap, cd->compute));
     CU(s, cudaStreamWaitEvent(cd->copy, cd->ev_snap, 0));
     for (int q = 0; q < nvars; q++)

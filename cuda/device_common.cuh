@@ -79,6 +79,28 @@ __device__ __forceinline__ T interior_diffusion(const T *Vc, int sy, int sz, con
     return diff;
 }
 
+// The phase-field diffusion term (thesis eq. 4.1; core/stencil_point.h, the
+// CPU's form, in the same order of operations): (1/phi_c) sum_a coef_a
+// sum_n (phi_c + phi_n)/2 (V_n - V_c) over the neighbours n whose flag is set.
+// at(a, off) gives the stored index of the neighbour off cells along view axis a.
+template <class T, class At>
+__device__ __forceinline__ T phase_diffusion(const T *V, const float *phi, size_t q, T v0, unsigned fl,
+                                            const T *coef, const int *n, At at)
+{
+    const T pc = (T)phi[q];
+    T sum = 0;
+#pragma unroll
+    for (int a = 0; a < 3; a++) {
+        if (n[a] == 1) continue;
+        const unsigned f = fl >> (4 * a);
+        T flux = 0;
+        if (f & 1) { const size_t m = at(a, -1); flux += (pc + (T)phi[m]) * (V[m] - v0); }
+        if (f & 2) { const size_t p = at(a, 1); flux += (pc + (T)phi[p]) * (V[p] - v0); }
+        sum += coef[a] * flux;
+    }
+    return sum / (2 * pc);
+}
+
 // Typed kernel arguments for model M in precision T.
 template <class M, class T>
 struct step_args {
@@ -86,6 +108,7 @@ struct step_args {
     T *out[M::nstate];
     const T *istim;
     const uint16_t *flags;
+    const float *phi;
     T coef[3];
     T dt;
     T p[M::nparam];
@@ -94,6 +117,7 @@ struct step_args {
     long long step0;
     unsigned long long *bad;
     tower_geom tower;
+    block_map blocks;
     int tsteps;
 };
 
@@ -104,6 +128,8 @@ step_args<M, T> make_args(const launch_ctx &c)
     for (int v = 0; v < M::nstate; v++) { a.in[v] = (T *)c.in[v]; a.out[v] = (T *)c.out[v]; }
     a.istim = (const T *)c.istim;
     a.flags = c.flags;
+    a.phi = c.phi;
+    a.blocks = c.blocks;
     for (int d = 0; d < 3; d++) {
         a.coef[d] = (T)c.coef[d];
         a.n[d] = c.n[d];
@@ -119,14 +145,25 @@ step_args<M, T> make_args(const launch_ctx &c)
     return a;
 }
 
-// Records the first non-finite state: key = step << 36 | cell.
 template <int NS, class T>
-__device__ __forceinline__ void check_finite(const T *y, size_t c, long long step, unsigned long long *bad)
+__device__ __forceinline__ bool all_finite(const T *y)
 {
     bool ok = true;
 #pragma unroll
     for (int v = 0; v < NS; v++) ok &= isfinite(y[v]);
-    if (!ok) atomicMin(bad, (unsigned long long)step << 36 | (unsigned long long)c);
+    return ok;
+}
+
+// Records the first non-finite state: key = step << 36 | cell.
+__device__ __forceinline__ void report_bad(size_t c, long long step, unsigned long long *bad)
+{
+    atomicMin(bad, (unsigned long long)step << 36 | (unsigned long long)c);
+}
+
+template <int NS, class T>
+__device__ __forceinline__ void check_finite(const T *y, size_t c, long long step, unsigned long long *bad)
+{
+    if (!all_finite<NS>(y)) report_bad(c, step, bad);
 }
 
 // One cell model as a type: its sizes, its step in both precisions and its

@@ -57,6 +57,12 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
     const T v0 = q.y[VI];
+    if (MASKED && a.phi) {   // phase-field meshes (second order, always masked)
+        const int st[3] = {1, sy, sz};
+        q.diff = phase_diffusion<T>(a.in[VI], a.phi, c, v0, fl, a.coef, a.n,
+                                    [&](int ax, int off) { return c + (ptrdiff_t)off * st[ax]; });
+        return;
+    }
     if ((fl & 0xFFFu) == 0xFFFu) {
         q.diff = interior_diffusion<T, ORDER>(Vc, sy, sz, a.coef, a.n);
     } else {

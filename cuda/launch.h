@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include "blocks.h"
 #include "model.h"
 
 // The shared-memory layouts (window, tower, tblock) keep several planes of a
@@ -15,7 +16,7 @@
 #define MARCHING_MAX_STATES 8
 
 // Data layouts of the state on the GPU (docs/gpu.md).
-enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_COUNT };
+enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_COUNT };
 
 // Geometry of the towerDS layout (thesis 4.3): the x-y plane is cut into
 // tx x ty tiles; each tile's column of cells along z is a tower, stored as z
@@ -37,7 +38,8 @@ struct launch_ctx {
     void *in[MODEL_MAX_STATE];        // state at time n
     void *out[MODEL_MAX_STATE];       // where the state at n + steps goes (== in for in-place states)
     const void *istim;                // stimulus current per cell (row-major), or null when none is on
-    const uint16_t *flags;            // neighbour flags per cell (masked grids), else null
+    const uint16_t *flags;            // neighbour flags per stored cell (masked grids, blockDS), else null
+    const float *phi;                 // phase field per stored cell (naive, block), or null
     double coef[3];                   // D/h^2 per view axis, 1/ms
     double dt;
     double p[MODEL_MAX_PARAM];
@@ -48,6 +50,7 @@ struct launch_ctx {
     int bx, by;                       // thread block shape
     int tsteps;                       // time steps in this launch (tblock)
     tower_geom tower;
+    block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
     cudaStream_t stream;
 };
 
@@ -56,6 +59,7 @@ void launch_naive(const launch_ctx &ctx);
 void launch_window(const launch_ctx &ctx);
 void launch_tower(const launch_ctx &ctx);
 void launch_tblock(const launch_ctx &ctx);
+void launch_block(const launch_ctx &ctx);
 // Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
 int tblock_cells_per_thread();
 
@@ -65,18 +69,19 @@ struct store_map {
     int layout;
     int n[3];
     tower_geom tower;
+    block_map blocks;    // LAYOUT_BLOCK: cells of blocks not stored have no value
 };
-// dst[c] (float, row-major) = src at cell c, for all cells.
-void export_field(const store_map &m, int fp64, const void *src, float *dst, cudaStream_t st);
-// dst at cell c = src[c]; for towers also fills the x-halo copies.
+// dst[c] (float, row-major) = src at cell c, for all cells; `absent` for cells not stored.
+void export_field(const store_map &m, int fp64, const void *src, float *dst, float absent, cudaStream_t st);
+// dst at cell c = src[c] (cells that are stored); for towers also fills the x-halo copies.
 void import_field(const store_map &m, int fp64, const float *src, void *dst, cudaStream_t st);
-// dst[q] = src at cells[q] (float).
+// dst[q] = src at cells[q] (float), `absent` for cells not stored.
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
-                  float *dst, cudaStream_t st);
+                  float *dst, float absent, cudaStream_t st);
 // dst[0 .. n) = value.
 void fill_field(int fp64, void *dst, size_t n, double value, cudaStream_t st);
-// istim[cells[q]] = 0, or += amp when add.
-void stimulus_scatter(int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
+// istim at cells[q] = 0, or += amp when add (istim is row-major, or blockDS-ordered for LAYOUT_BLOCK).
+void stimulus_scatter(const store_map &m, int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
                       cudaStream_t st);
 
 #endif

@@ -4,22 +4,33 @@
 #include "launch.h"
 #include "tower.cuh"
 
-// Position of row-major cell c in a state array of layout m.
+// Position of row-major cell c in a state array of layout m; (size_t)-1 for
+// cells of blockDS blocks that are not stored.
 __device__ __forceinline__ size_t stored_index(const store_map &m, size_t c)
 {
+    if (m.layout == LAYOUT_BLOCK) return block_store_index(&m.blocks, c);
     if (m.layout != LAYOUT_TOWER) return c;
     const size_t plane = (size_t)m.n[0] * m.n[1];
     const int k = (int)(c / plane), j = (int)(c % plane / m.n[0]), i = (int)(c % m.n[0]);
     return tower_index(m.tower, i, j, k, m.n[2]);
 }
 
+// Position of cell c in the stimulus-current array: row-major except in
+// blockDS, whose kernel reads it in storage order.
+__device__ __forceinline__ size_t stimulus_index(const store_map &m, size_t c)
+{
+    return m.layout == LAYOUT_BLOCK ? block_store_index(&m.blocks, c) : c;
+}
+
 static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
 
 template <class T>
-__global__ void k_export(store_map m, const T *src, float *dst, size_t n)
+__global__ void k_export(store_map m, const T *src, float *dst, size_t n, float absent)
 {
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (c < n) dst[c] = (float)src[stored_index(m, c)];
+    if (c >= n) return;
+    const size_t q = stored_index(m, c);
+    dst[c] = q == (size_t)-1 ? absent : (float)src[q];
 }
 
 template <class T>
@@ -27,26 +38,36 @@ __global__ void k_import(store_map m, const float *src, T *dst, size_t n)
 {
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
+    if (m.layout == LAYOUT_BLOCK) {
+        const size_t q = stored_index(m, c);
+        if (q != (size_t)-1) dst[q] = (T)src[c];
+        return;
+    }
     if (m.layout != LAYOUT_TOWER) { dst[c] = (T)src[c]; return; }
     const size_t plane = (size_t)m.n[0] * m.n[1];
     tower_store(dst, m.tower, (int)(c % m.n[0]), (int)(c % plane / m.n[0]), (int)(c / plane), m.n[2], (T)src[c]);
 }
 
 template <class T>
-__global__ void k_gather(store_map m, const T *src, const size_t *cells, size_t n, float *dst)
-{
-    size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    // (size_t)-1: a cell another rank owns (probes under MPI), sampled as 0
-    if (q < n) dst[q] = cells[q] == (size_t)-1 ? 0.0f : (float)src[stored_index(m, cells[q])];
-}
-
-template <class T>
-__global__ void k_stimulus(T *istim, const size_t *cells, size_t n, T amp, int add)
+__global__ void k_gather(store_map m, const T *src, const size_t *cells, size_t n, float *dst, float absent)
 {
     size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (q >= n) return;
-    if (add) atomicAdd(&istim[cells[q]], amp);
-    else istim[cells[q]] = (T)0;
+    // (size_t)-1: a cell another rank owns (probes under MPI), sampled as 0
+    if (cells[q] == (size_t)-1) { dst[q] = 0.0f; return; }
+    const size_t at = stored_index(m, cells[q]);
+    dst[q] = at == (size_t)-1 ? absent : (float)src[at];
+}
+
+// Stimuli hold tissue cells only (core/sim.c), which every layout stores.
+template <class T>
+__global__ void k_stimulus(store_map m, T *istim, const size_t *cells, size_t n, T amp, int add)
+{
+    size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q >= n) return;
+    const size_t at = stimulus_index(m, cells[q]);
+    if (add) atomicAdd(&istim[at], amp);
+    else istim[at] = (T)0;
 }
 
 template <class T>
@@ -64,11 +85,11 @@ void fill_field(int fp64, void *dst, size_t n, double value, cudaStream_t st)
 
 static size_t cells_of(const store_map &m) { return (size_t)m.n[0] * m.n[1] * m.n[2]; }
 
-void export_field(const store_map &m, int fp64, const void *src, float *dst, cudaStream_t st)
+void export_field(const store_map &m, int fp64, const void *src, float *dst, float absent, cudaStream_t st)
 {
     size_t n = cells_of(m);
-    if (fp64) k_export<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, dst, n);
-    else k_export<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, dst, n);
+    if (fp64) k_export<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, dst, n, absent);
+    else k_export<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, dst, n, absent);
 }
 
 void import_field(const store_map &m, int fp64, const float *src, void *dst, cudaStream_t st)
@@ -79,17 +100,17 @@ void import_field(const store_map &m, int fp64, const float *src, void *dst, cud
 }
 
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
-                  float *dst, cudaStream_t st)
+                  float *dst, float absent, cudaStream_t st)
 {
     if (!n) return;
-    if (fp64) k_gather<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, cells, n, dst);
-    else k_gather<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, cells, n, dst);
+    if (fp64) k_gather<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, cells, n, dst, absent);
+    else k_gather<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, cells, n, dst, absent);
 }
 
-void stimulus_scatter(int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
+void stimulus_scatter(const store_map &m, int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
                       cudaStream_t st)
 {
     if (!n) return;
-    if (fp64) k_stimulus<<<blocks_for(n), 256, 0, st>>>((double *)istim, cells, n, amp, add);
-    else k_stimulus<<<blocks_for(n), 256, 0, st>>>((float *)istim, cells, n, (float)amp, add);
+    if (fp64) k_stimulus<<<blocks_for(n), 256, 0, st>>>(m, (double *)istim, cells, n, amp, add);
+    else k_stimulus<<<blocks_for(n), 256, 0, st>>>(m, (float *)istim, cells, n, (float)amp, add);
 }

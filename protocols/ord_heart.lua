@@ -7,18 +7,30 @@
 -- D = 0.3 mm^2/ms: at this coarse dx = 0.5 mm a wave with D = 0.1 stalls
 -- (a 20 mm ORd cable is not yet depolarised after 60 ms), with 0.3 it crosses
 -- it in under 60 ms.
---   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv]
+--   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks]
 -- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
 -- same physical size (dx = 2.5 mm) that the CPU runs in seconds.
 -- On a GPU it times the stepping (median of 3 x `steps` after a warm-up, CUDA
 -- events) and prints the time for 20,000 steps, the thesis' figure; with
 -- steps = 20000 it also runs that many steps in one go and reports their wall
 -- time. Prints the range and tissue mean of V at the end, which shows
--- whether the wave ran.
+-- whether the wave ran. blocks (default 2, the fastest on the H100:
+-- protocols/block_size.lua; or e.g. 8, or 16x8x4) stores the state in blockDS
+-- blocks of that size (thesis 4.4); "whole" stores the whole box, whose
+-- kernel skips the warps without tissue.
 local scale = tonumber(arg and arg[1]) or 1
 local precision = arg and arg[2] or "fp64"
 local steps = tonumber(arg and arg[3]) or 1000
 local csv = arg and arg[4]
+if csv == "" or csv == "-" then csv = nil end
+local blocks = arg and arg[5] or "2"
+if blocks == "whole" then
+  blocks = nil
+else
+  local b = {}
+  for v in blocks:gmatch("%d+") do b[#b + 1] = tonumber(v) end
+  blocks = #b == 1 and b[1] or b
+end
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
 local dx = 0.5 / scale
 cardiac.quiet = true
@@ -26,16 +38,18 @@ local t0 = os.clock()
 local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local sim = cardiac.simulation{mesh = mesh, model = "ohara_rudy", dt = 0.05, D = 0.3, precision = precision,
-                               backend = backend}
+                               backend = backend, blocks = blocks}
 sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
-print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, set up in %.1f s"):format(
-  n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision, os.clock() - t0))
+print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, %s, set up in %.1f s"):format(
+  n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision,
+  sim.blocks and ("blocks " .. sim.blocks) or "whole box", os.clock() - t0))
 
 local esize = precision == "fp64" and 8 or 4
 -- bytes a tissue cell-step must move: every state read and written once
 local bytes = 2 * cardiac.model("ohara_rudy").nstate * esize
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step
-local case = ("ord_heart %dx%dx%d %s"):format(n[1], n[2], n[3], precision)
+local case = ("ord_heart %dx%dx%d %s%s"):format(n[1], n[2], n[3], precision,
+                                                sim.blocks and (" blocks " .. sim.blocks) or "")
 local s20000 = per_step * 20
 local cell_steps = mesh.tissue / (per_step * 1e-3)
 local gbs = cell_steps * bytes / 1e9

@@ -33,6 +33,10 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
 void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const char *fn);
 /* Reads a 1-based cell index triple {i, j, k} or (i, j, k) arguments. */
 size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn);
+/* Reads a blockDS block size at idx for grid g: a number (cubes) or a list
+ * of one per axis of the mesh, whole numbers >= 1; axes past g's dimension
+ * get 1. Errors name key and fn. */
+void read_block_size(lua_State *L, int idx, const grid *g, int out[3], const char *key, const char *fn);
 /* Sets model parameters from the table at idx into m; errors mention fn. */
 void apply_params(lua_State *L, int idx, model_inst *m, const char *fn);
 /* Registers a metatable with methods (and __index = methods). */

@@ -31,7 +31,7 @@ const help_entry help_entries[] = {
 "  With a phase field (phase = true with a file, or a function of the cell centre), phi also\n"
 "  weights the diffusion (thesis eq. 4.1; CPU backend, stencil 2); tissue where phi > threshold.\n"
 "  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells), phase (has one).\n"
-"  Methods: locate, coord, set_tissue, is_tissue, count.\n"
+"  Methods: locate, coord, set_tissue, is_tissue, count, blocks.\n"
 "  e.g. m = cardiac.mesh{n = {200, 200}, dx = 0.25}"},
 {"mesh:locate", "mesh:locate(x [, y [, z]]) -> i [, j [, k]]: the cell containing a point (mm), nil if outside."},
 {"mesh:coord", "mesh:coord(i [, j [, k]]) -> x [, y [, z]]: centre of a cell (mm)."},
@@ -41,6 +41,10 @@ const help_entry help_entries[] = {
 "  across the border of the tissue. e.g. m:set_tissue(cardiac.sphere{center = {5, 5}, radius = 2}, false)"},
 {"mesh:is_tissue", "mesh:is_tissue(i [, j [, k]]) -> bool"},
 {"mesh:count", "mesh:count(region) -> number of tissue cells in the region."},
+{"mesh:blocks", "mesh:blocks(b | {bx, by, bz}) -> {size, blocks, stored, cells, fraction, fill, computed}:\n"
+"  what blockDS storage with blocks of that size would hold (thesis fig. 5.12): blocks in the box,\n"
+"  blocks stored (those with tissue), cells stored, their fraction of the box, tissue / stored,\n"
+"  and the fraction of the box in GPU warps (32 stored cells) that hold tissue."},
 {"cardiac.model",
 "cardiac.model(name [, {param = value, ...}])\n"
 "  A cell model with parameter values. Models: see cardiac.models().\n"
@@ -83,16 +87,19 @@ const help_entry help_entries[] = {
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
 "                   precision = \"fp32\" | \"fp64\", layout =, tsteps =, decomp = {px, py, pz},\n"
-"                   stimuli = {s1, ...}}\n"
+"                   blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
 "  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
 "  tsteps = 1..4 steps per kernel); the default is the fastest measured: tblock with\n"
 "  tsteps = 3 on fp32 2D sheets, naive otherwise (docs/gpu.md).\n"
+"  blocks (cpu and cuda): blockDS storage, only the blocks of b cells per axis that hold\n"
+"  tissue (thesis 4.4; mesh:blocks tells what they store); results equal the whole box's.\n"
 "  Under mpirun each rank owns a part of the grid: slabs along the last axis by default,\n"
 "  decomp = ranks per axis otherwise (docs/mpi.md); on the GPU the layout is then naive.\n"
-"  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, stencil, output_file.\n"
+"  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
+"          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           add_stimulus, probe, output, close_output, png, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},

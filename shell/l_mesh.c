@@ -5,6 +5,7 @@
 #include <string.h>
 #include "args.h"
 #include "bindings.h"
+#include "blocks.h"
 #include "mesh_file.h"
 #include "region.h"
 
@@ -294,11 +295,75 @@ static int mesh_count(lua_State *L)
     return 1;
 }
 
+void read_block_size(lua_State *L, int idx, const grid *g, int out[3], const char *key, const char *fn)
+{
+    idx = lua_absindex(L, idx);
+    double b[3] = {0, 0, 0};
+    int len = 0;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        b[0] = b[1] = b[2] = lua_tonumber(L, idx);
+        len = g->dim;
+    } else if (lua_istable(L, idx)) {
+        len = (int)luaL_len(L, idx);
+        for (int a = 0; a < len && a < 3; a++) {
+            lua_rawgeti(L, idx, a + 1);
+            b[a] = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+            lua_pop(L, 1);
+        }
+    } else {
+        cardiac_error(L, "%s: '%s' must be a number or a list of %d numbers (cells per block along each axis), got %s",
+                      fn, key, g->dim, args_typename(L, idx));
+    }
+    if (len != g->dim)
+        cardiac_error(L, "%s: '%s' must list %d block sizes (one per axis of the mesh), got %d", fn, key, g->dim, len);
+    for (int a = 0; a < 3; a++) {
+        if (a >= g->dim) { out[a] = 1; continue; }
+        if (!(b[a] >= 1 && b[a] <= 1024 && b[a] == floor(b[a])))
+            cardiac_error(L, "%s: '%s'[%d] must be a whole number of cells from 1 to 1024", fn, key, a + 1);
+        out[a] = (int)b[a];
+    }
+}
+
+/* mesh:blocks(size): what blockDS storage with blocks of `size` cells would
+ * hold (thesis fig. 5.12): blocks in the box and stored, cells stored and
+ * their fraction of the box, and the cells a one-thread-per-cell kernel
+ * computes (warps with tissue). */
+static int mesh_blocks(lua_State *L)
+{
+    grid *g = check_mesh(L, 1);
+    const char *fn = "mesh:blocks";
+    int b[3];
+    luaL_checkany(L, 2);
+    read_block_size(L, 2, g, b, "size", fn);
+    block_map bm;
+    char err[256];
+    if (block_map_build(&bm, g, b, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
+    const double box = (double)g->ncells, stored = (double)block_map_cells(&bm);
+    const size_t busy = block_map_busy_warps(&bm, g);
+    lua_createtable(L, 0, 8);
+    push_ints(L, bm.b, g->dim);
+    lua_setfield(L, -2, "size");
+    lua_pushinteger(L, (lua_Integer)bm.nboxblocks);
+    lua_setfield(L, -2, "blocks");
+    lua_pushinteger(L, (lua_Integer)bm.nactive);
+    lua_setfield(L, -2, "stored");
+    lua_pushinteger(L, (lua_Integer)block_map_cells(&bm));
+    lua_setfield(L, -2, "cells");
+    lua_pushnumber(L, stored / box);
+    lua_setfield(L, -2, "fraction");
+    lua_pushnumber(L, (double)g->ntissue / stored);
+    lua_setfield(L, -2, "fill");
+    lua_pushnumber(L, 32.0 * (double)busy / box);
+    lua_setfield(L, -2, "computed");
+    block_map_free(&bm);
+    return 1;
+}
+
 void open_mesh(lua_State *L)
 {
     static const luaL_Reg methods[] = {
         {"locate", mesh_locate}, {"coord", mesh_coord}, {"set_tissue", mesh_set_tissue},
-        {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {NULL, NULL}};
+        {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {"blocks", mesh_blocks}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", mesh_gc}, {"__index", mesh_index}, {"__tostring", mesh_tostring}, {NULL, NULL}};
     new_class(L, MESH_MT, methods, meta);

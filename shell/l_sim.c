@@ -95,7 +95,7 @@ static void read_decomp(lua_State *L, const grid *g, int out[3], const char *fn)
 static int sim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
-                                       "layout", "tsteps", "block", "decomp", "stimuli", NULL};
+                                       "layout", "tsteps", "block", "blocks", "decomp", "stimuli", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -118,8 +118,8 @@ static int sim_new(lua_State *L)
     cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
     if (cfg.order != 2 && cfg.order != 4) cardiac_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
     cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
-    /* auto: the GPU where there is one, unless the mesh has a phase field (CPU only so far) */
-    if (!strcmp(cfg.backend, "auto")) cfg.backend = !g->phi && cuda_device_count(NULL, 0) > 0 ? "cuda" : "cpu";
+    /* auto: the GPU where there is one */
+    if (!strcmp(cfg.backend, "auto")) cfg.backend = cuda_device_count(NULL, 0) > 0 ? "cuda" : "cpu";
     else if (strcmp(cfg.backend, "cpu") && strcmp(cfg.backend, "cuda"))
         cardiac_error(L, "%s: 'backend' must be \"cpu\", \"cuda\" or \"auto\", got \"%s\"", fn, cfg.backend);
     cfg.fp64 = args_precision(L, 1, fn);
@@ -127,12 +127,12 @@ static int sim_new(lua_State *L)
     cfg.tsteps = 0;
     if (args_field(L, 1, "layout")) {
         lua_pop(L, 1);
-        static const char *const layouts[] = {"naive", "window", "tower", "tblock", NULL};
+        static const char *const layouts[] = {"naive", "window", "tower", "tblock", "block", NULL};
         cfg.layout = args_string(L, 1, fn, "layout", NULL, 1);
         int ok = 0;
         for (int q = 0; layouts[q]; q++) ok |= !strcmp(cfg.layout, layouts[q]);
         if (!ok) cardiac_error(L, "%s: 'layout' must be one of %s, got \"%s\"", fn,
-                               args_join(L, layouts, sizeof layouts[0], 4), cfg.layout);
+                               args_join(L, layouts, sizeof layouts[0], 5), cfg.layout);
         if (strcmp(cfg.backend, "cuda"))
             cardiac_error(L, "%s: 'layout' applies to the cuda backend only (backend is \"%s\")", fn, cfg.backend);
     }
@@ -146,6 +146,15 @@ static int sim_new(lua_State *L)
         if (strcmp(cfg.backend, "cuda")) cardiac_error(L, "%s: 'block' applies to the cuda backend only", fn);
         cfg.block[0] = (int)b[0];
         cfg.block[1] = (int)b[1];
+    }
+    memset(cfg.blocks, 0, sizeof cfg.blocks);
+    if (args_field(L, 1, "blocks")) {
+        read_block_size(L, -1, g, cfg.blocks, "blocks", fn);
+        lua_pop(L, 1);
+        if (cfg.layout && strcmp(cfg.layout, "block"))
+            cardiac_error(L, "%s: 'blocks' (blockDS storage) goes with layout \"block\", not \"%s\"", fn, cfg.layout);
+    } else if (cfg.layout && !strcmp(cfg.layout, "block")) {
+        cardiac_error(L, "%s: layout \"block\" needs 'blocks', the block size (e.g. blocks = 8)", fn);
     }
     if (args_field(L, 1, "tsteps")) {
         lua_pop(L, 1);
@@ -797,7 +806,10 @@ static int sim_index(lua_State *L)
     else if (!strcmp(k, "precision")) lua_pushstring(L, s->fp64 ? "fp64" : "fp32");
     else if (!strcmp(k, "layout")) { if (s->layout[0]) lua_pushstring(L, s->layout); else lua_pushnil(L); }
     else if (!strcmp(k, "tsteps")) { if (s->tsteps) lua_pushinteger(L, s->tsteps); else lua_pushnil(L); }
-    else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
+    else if (!strcmp(k, "blocks")) {
+        if (s->blocks[0]) lua_pushfstring(L, "%dx%dx%d", s->blocks[0], s->blocks[1], s->blocks[2]);
+        else lua_pushnil(L);
+    } else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
     else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, model_rate_bound(&s->m)));
     else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }

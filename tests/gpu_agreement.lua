@@ -10,6 +10,9 @@
 --     fp64: 1e-9; justification in docs/gpu.md: both backends round
 --     differently (FMA, libm vs CUDA exp), and near a wavefront the
 --     difference is the front's slope times a shift far below dx).
+-- blockDS (layout "block") runs with blocks of 8 and of 3 cells (3 divides
+-- no grid side, so blocks run past the box's end). Phase-field meshes (a
+-- tanh border, second order) run the naive and block layouts.
 -- Skipped (exit code 77, shown by ctest as skipped) where no GPU is usable.
 -- CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU" side on the CPU backend: a check of
 -- this script itself on machines without a GPU (every comparison is then exact).
@@ -44,11 +47,11 @@ local cases = {
   -- 41 states: the naive layout only (the others are for small models), and
   -- only on the 2D sheet, which keeps the CPU side of the test short
   {model = "ohara_rudy", params = {cell = "epi"}, dt = 0.05, D = 0.1, vrange = 130, thr = -40, amp = 80,
-   layouts = {naive = true}, meshes = {["2D 75x61 masked"] = true}},
+   layouts = {naive = true, block = true}, meshes = {["2D 75x61 masked"] = true}},
   {model = "fenton_karma", params = {cell = "BR"}, dt = 0.05, D = 0.1, vrange = 1, thr = 0.5, amp = 0.5},
   -- 19 states: as ORd
   {model = "tentusscher_2006", params = {cell = "M"}, dt = 0.02, D = 0.154, vrange = 130, thr = -40, amp = 80,
-   layouts = {naive = true}, meshes = {["2D 75x61 masked"] = true}},
+   layouts = {naive = true, block = true}, meshes = {["2D 75x61 masked"] = true}},
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
   {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
@@ -57,14 +60,27 @@ local layouts = {
   {layout = "naive"}, {layout = "window"}, {layout = "tower"},
   {layout = "tblock", tsteps = 1}, {layout = "tblock", tsteps = 2},
   {layout = "tblock", tsteps = 3}, {layout = "tblock", tsteps = 4},
+  {layout = "block", blocks = 8}, {layout = "block", blocks = 3},
 }
+-- layouts that run phase-field meshes
+local phase_layouts = {naive = true, block = true}
 local meshes = {
   {name = "3D 37x29x23", n = {37, 29, 23}, dx = 0.25},
   {name = "3D 37x29x23 masked", n = {37, 29, 23}, dx = 0.25, masked = true},
   {name = "2D 75x61 masked", n = {75, 61}, dx = 0.25, masked = true},
+  {name = "3D 37x29x23 phase", n = {37, 29, 23}, dx = 0.25, phase = true},
 }
 
 local function make_mesh(spec)
+  if spec.phase then
+    -- a ball of tissue with a tanh border 0.5 mm wide, cut by a plane
+    local c = {spec.n[1] * spec.dx / 2, spec.n[2] * spec.dx / 2, spec.n[3] * spec.dx / 2}
+    local R = 0.45 * spec.n[1] * spec.dx
+    return cardiac.mesh{n = spec.n, dx = spec.dx, phase = function(x, y, z)
+      local r = math.sqrt((x - c[1]) ^ 2 + (y - c[2]) ^ 2 + (z - c[3]) ^ 2)
+      return 0.5 * (1 - math.tanh((r - R) / 0.5)) * (z < 0.8 * spec.n[3] * spec.dx and 1 or 0)
+    end}
+  end
   local m = cardiac.mesh{n = spec.n, dx = spec.dx}
   if spec.masked then
     -- a spherical hole and a cut that the wave must go around
@@ -103,7 +119,7 @@ local function run(spec, mesh, case, opts)
   local thr = case.thr
   local sim = cardiac.simulation{mesh = mesh, model = model, dt = case.dt, D = case.D, stencil = opts.stencil,
                                  backend = opts.backend, precision = opts.precision, layout = opts.layout,
-                                 tsteps = opts.tsteps}
+                                 tsteps = opts.tsteps, blocks = opts.blocks}
   local amp = case.amp
   sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = amp,
                                     duration = 1})
@@ -116,21 +132,23 @@ local function run(spec, mesh, case, opts)
 end
 
 local worst = {}
-if self_check then meshes = {meshes[2], meshes[3]}; layouts = {layouts[1]} end
+if self_check then meshes = {meshes[2], meshes[3], meshes[4]}; layouts = {layouts[1], layouts[8], layouts[9]} end
 for _, spec in ipairs(meshes) do
   local mesh = make_mesh(spec)
   for _, case in ipairs(cases) do
     if case.meshes and not case.meshes[spec.name] then goto next_case end
     for _, precision in ipairs{"fp32", "fp64"} do
-      for _, stencil in ipairs{2, 4} do
+      for _, stencil in ipairs(spec.phase and {2} or {2, 4}) do
         local cpu, tcpu = run(spec, mesh, case, {backend = "cpu", precision = precision, stencil = stencil})
         local nact = 0
         for _, t in ipairs(tcpu) do if t then nact = nact + 1 end end
         for _, lay in ipairs(layouts) do
           if case.layouts and not case.layouts[lay.layout] then goto next_layout end
+          if spec.phase and not phase_layouts[lay.layout] then goto next_layout end
           local gsim, tgpu = run(spec, mesh, case, {backend = self_check and "cpu" or "cuda", precision = precision,
                                                     stencil = stencil, layout = not self_check and lay.layout or nil,
-                                                    tsteps = not self_check and lay.tsteps or nil})
+                                                    tsteps = not self_check and lay.tsteps or nil,
+                                                    blocks = lay.blocks})
           local maxdiff = gsim:diff(cpu)
           local dtmax, same = 0, true
           for c = 1, #tcpu do
@@ -140,7 +158,7 @@ for _, spec in ipairs(meshes) do
           local tol = (precision == "fp32" and (case.tol32 or 2e-3) or 1e-9) * case.vrange
           local name = case.model:sub(1, 7) .. (case.params and "*" or "")
           local label = ("%-8s %s %s order %d %-8s K=%s"):format(name, spec.name, precision, stencil,
-                                                                 lay.layout, lay.tsteps or "-")
+                                                                 lay.layout .. (lay.blocks or ""), lay.tsteps or "-")
           check(same and dtmax <= case.dt and maxdiff <= tol,
                 ("%s: %d/%d cells activated, max |dT| = %.2e ms, max |dV| = %.2e (tol %.1e)"):format(
                   label, nact, #tcpu, dtmax, maxdiff, tol))

@@ -1,0 +1,72 @@
+// The blockDS layout (thesis 4.4, core/blocks.h): the state of the blocks
+// with tissue, stored one after another, one thread per stored cell over the
+// linear storage (so the thread block size is free of the block size, which
+// matters for ORd: 512 threads of 180 registers do not fit on an SM).
+// Neighbours inside the block are at fixed strides; across a face, the map's
+// neighbour table gives the next block. Flags, stimulus current and phase
+// field are stored in the same order as the state.
+#include "dispatch.cuh"
+
+template <class M, class T, int ORDER, bool FOLD>
+__global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t nstore)
+{
+    constexpr int NS = M::nstate, VI = M::vindex;
+    const size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q >= nstore) return;
+    const T *V = a.in[VI];
+    const unsigned fl = a.flags[q];            // 0 for padding past the box's end
+    if (!(fl & FLAG_SELF)) { a.out[VI][q] = V[q]; return; }
+    T y[NS];
+#pragma unroll
+    for (int v = 0; v < NS; v++) y[v] = a.in[v][q];
+    const T stim = a.istim ? a.istim[q] : (T)0;
+    int l[3];
+    block_local(&a.blocks, q, l);
+    auto at = [&](int ax, int off) { return block_neighbour(&a.blocks, q, l[ax], ax, off); };
+    const T v0 = y[VI];
+    T diff = 0;
+    if (a.phi) {
+        diff = phase_diffusion<T>(V, a.phi, q, v0, fl, a.coef, a.n, at);
+    } else {
+#pragma unroll
+        for (int ax = 0; ax < 3; ax++) {
+            if (a.n[ax] == 1) continue;
+            const unsigned f = fl >> (4 * ax);
+            const T m1 = f & 1 ? V[at(ax, -1)] : v0, p1 = f & 2 ? V[at(ax, 1)] : v0;
+            T m2 = v0, p2 = v0;
+            if (ORDER == 4) {
+                m2 = f & 4 ? V[at(ax, -2)] : v0;
+                p2 = f & 8 ? V[at(ax, 2)] : v0;
+            }
+            diff += a.coef[ax] * axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
+        }
+    }
+    T par[M::nparam];
+    model_params<M, T, FOLD>(a, par);
+    M::step(y, diff, stim, a.dt, par);
+    if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
+        int lp[3], p[3];
+        block_position(&a.blocks, q, lp, p);
+        report_bad(((size_t)p[2] * a.n[1] + p[1]) * a.n[0] + p[0], a.step0 + 1, a.bad);
+    }
+#pragma unroll
+    for (int v = 0; v < NS; v++) a.out[v][q] = y[v];
+}
+
+struct block_launch {
+    static constexpr bool folds = true;
+    static constexpr int max_states = MODEL_MAX_STATE;
+    // MASKED does not matter here: the layout always stores flags.
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run(const launch_ctx &c)
+    {
+        if constexpr (MASKED) {
+            const size_t n = block_map_cells(&c.blocks);
+            const int threads = c.bx * c.by;
+            const size_t nblk = (n + threads - 1) / threads;
+            k_block<M, T, ORDER, FOLD><<<(unsigned)nblk, threads, 0, c.stream>>>(make_args<M, T>(c), n);
+        }
+    }
+};
+
+void launch_block(const launch_ctx &c) { dispatch<block_launch>(c); }
