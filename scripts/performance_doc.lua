@@ -141,14 +141,36 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
       r.ms_per_step, r.s_per_20000, r.cell_steps_per_s, r.bytes_per_cell_step, r.GBs, r.pct_copy)
   end)
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
-  "`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv` (H100, 2026-11-22): "
-    .. "250 x 326 x 298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue "
-    .. "cell-step. Published: thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goal: "
-    .. "under 30 s in fp64 (not met).",
+  "`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv whole` (the whole box) and "
+    .. "`cardiac protocols/ord_heart.lua 1 fp64|fp32 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
+    .. "2 x 2 x 2 cells, the default) (H100, 2026-11-22): 250 x 326 x 298 box, 26.9% tissue, dt 0.05 ms, "
+    .. "D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step. Published: thesis (P100, blockDS) 264.8 s, "
+    .. "about 2,700 s without blockDS; goal: under 30 s in fp64 (not met: 132.7 s; fp32 21.4 s).",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
       r.cell_steps_per_s, r.GBs)
+  end)
+csv_section("docs/data/blockds-fraction.csv", "blockDS: the fraction of the heart's box stored (thesis fig. 5.12)",
+  "`cardiac protocols/blockds_fraction.lua 1 docs/data/blockds-fraction.csv` (CPU, 2026-11-22): the synthetic "
+    .. "heart above. fraction: cells stored and stepped / cells in the box (the thesis' figure); fill: tissue / "
+    .. "stored; computed: cells in warps (32 consecutive stored cells) that hold tissue / box, the lanes a "
+    .. "one-thread-per-cell kernel keeps busy. The last row is the whole box with the naive kernel's warps.",
+  {"block", "blocks in box", "stored", "fraction", "fill", "computed"},
+  function(r)
+    return ("| %s | %d | %d | %.3f | %.3f | %.3f |"):format(r.block, r.blocks, r.stored, r.fraction, r.fill,
+      r.computed)
+  end)
+csv_section("docs/data/block-size-h100.csv", "Time per step against block size on the heart (thesis figs. 5.13-5.14)",
+  "`cardiac protocols/block_size.lua 200 docs/data/block-size-h100.csv` (H100 80GB HBM3, 2026-11-22): the "
+    .. "heart above, D 0.3 mm^2/ms, median of 5 x 200 steps after 100 warm-up steps (CUDA events). The whole "
+    .. "box runs the naive kernel, which skips warps without tissue; blockDS runs cuda/kernels_block.cu over "
+    .. "the stored cells. Thesis (P100): blockDS more than 10x faster than its whole-box kernels, whose "
+    .. "warps did not skip the empty cells.",
+  {"model", "precision", "blocks", "ms/step", "20,000 steps", "tissue cell-steps/s", "fraction stored"},
+  function(r)
+    return ("| %s | %s | %s | %.4f | %.1f s | %.3g | %.3f |"):format(r.model, r.precision, r.blocks,
+      r.ms_per_step, r.s_per_20000, r.tissue_cell_steps_per_s, r.fraction_stored)
   end)
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
