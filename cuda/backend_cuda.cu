@@ -135,7 +135,8 @@ int default_tsteps(const sim *s) { (void)s; return 3; }
 // fastest of `cardiac protocols/benchmark.lua tune` on the H100.
 void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
 {
-    if (layout == LAYOUT_BLOCK) { *bx = 256; *by = 1; }   // threads over the linear storage
+    // blockDS: threads over the linear storage, as many as fit best (cuda/kernels_block.cu)
+    if (layout == LAYOUT_BLOCK) { *bx = 0; *by = 1; }
     else if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
     else switch (layout) {
     case LAYOUT_TBLOCK: *bx = 16; *by = 32; break;   // tiles of 32 x 32 cells
@@ -330,7 +331,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     s->block[0] = b.bx;
     s->block[1] = b.by;
     const int r = s->order / 2;
-    if (b.bx * b.by > 1024 || b.bx < 2 * r + 1) {
+    if (b.bx * b.by > 1024 || (b.bx < 2 * r + 1 && !(cd->layout == LAYOUT_BLOCK && b.bx == 0))) {
         snprintf(err, errlen, "thread block %d x %d is not usable: at most 1024 threads, at least %d along x",
                  b.bx, b.by, 2 * r + 1);
         return -1;
