@@ -158,6 +158,69 @@ static void cpu_set_field(sim *s, int var, const float *src)
     }
 }
 
+/* Native-precision copies (checkpoints): the stored value, or the resting
+ * value of cells not stored. */
+static void cpu_get_state(sim *s, int var, void *dst)
+{
+    cpu_data *cd = s->bd;
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = store_of(cd, c);
+        if (q == (size_t)-1) set_value(cd, dst, c, s->m.rest[var]);
+        else memcpy((char *)dst + c * cd->esize, (const char *)cd->var[var] + q * cd->esize, cd->esize);
+    }
+}
+
+static void cpu_set_state(sim *s, int var, const void *src)
+{
+    cpu_data *cd = s->bd;
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = store_of(cd, c);
+        if (q != (size_t)-1) memcpy((char *)cd->var[var] + q * cd->esize, (const char *)src + c * cd->esize, cd->esize);
+    }
+}
+
+/* ---- activation trackers (core/activation.h), arrays in host memory ---- */
+
+static void cpu_track_free(sim *s, tracker *t)
+{
+    (void)s;
+    free(t->a.prev); free(t->a.vmin); free(t->a.peak); free(t->a.count); free(t->a.in_ap);
+    for (int f = 0; f < TRACK_COUNT; f++) free(t->a.time[f]);
+    memset(&t->a, 0, sizeof t->a);
+}
+
+static int cpu_track_start(sim *s, tracker *t)
+{
+    cpu_data *cd = s->bd;
+    const size_t n = s->lg.ncells;
+    track_arrays *a = &t->a;
+    if (!a->prev) {
+        a->prev = malloc(n * sizeof(float)); a->vmin = malloc(n * sizeof(float)); a->peak = malloc(n * sizeof(float));
+        a->count = malloc(n * sizeof(int)); a->in_ap = malloc(n);
+        int ok = a->prev && a->vmin && a->peak && a->count && a->in_ap;
+        for (int f = 0; f < TRACK_COUNT; f++) ok = (a->time[f] = malloc(n * sizeof(float))) && ok;
+        if (!ok) { cpu_track_free(s, t); return -1; }
+    }
+    for (size_t c = 0; c < n; c++) track_start(*a, c, (float)value_at(s, cd, t->var, c));
+    return 0;
+}
+
+static void cpu_track(sim *s, tracker *t, float tp, float tnow)
+{
+    cpu_data *cd = s->bd;
+    const long n = (long)s->lg.ncells;
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < n; c++)
+        track_cell(t->a, (size_t)c, (float)value_at(s, cd, t->var, (size_t)c), tp, tnow, t->threshold, t->fraction);
+}
+
+static void cpu_track_get(sim *s, tracker *t, int field, float *dst)
+{
+    const size_t n = s->lg.ncells;
+    if (field == TRACK_COUNT) for (size_t c = 0; c < n; c++) dst[c] = (float)t->a.count[c];
+    else memcpy(dst, t->a.time[field], n * sizeof *dst);
+}
+
 static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
 {
     cpu_data *cd = s->bd;
@@ -225,6 +288,12 @@ const backend_ops backend_cpu = {
     .snapshot_field = cpu_snapshot_field,
     .time_steps = cpu_time_steps,
     .face_copy = cpu_face_copy,
+    .get_state = cpu_get_state,
+    .set_state = cpu_set_state,
+    .track_start = cpu_track_start,
+    .track = cpu_track,
+    .track_get = cpu_track_get,
+    .track_free = cpu_track_free,
     .host_alloc = malloc,
     .host_free = free,
     .free = cpu_free,

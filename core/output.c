@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "h5_util.h"
 #include "output.h"
 #include "par.h"
 #include "sim.h"
@@ -29,41 +30,6 @@ struct h5out {
  * cells it owns of every frame. In one process the same code writes
  * everything. */
 static int writer(void) { return par_rank() == 0; }
-
-static void attr_str(hid_t obj, const char *name, const char *val)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(val) + 1);
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, t, val);
-    H5Aclose(a); H5Sclose(sp); H5Tclose(t);
-}
-
-static void attr_doubles(hid_t obj, const char *name, const double *v, int n)
-{
-    hsize_t d = (hsize_t)n;
-    hid_t sp = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
-    hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_DOUBLE, v);
-    H5Aclose(a); H5Sclose(sp);
-}
-
-static int mkdirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    char *slash = strrchr(tmp, '/');
-    if (!slash || slash == tmp) return 0;
-    *slash = 0;
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 static hid_t extensible(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims)
 {
@@ -138,34 +104,26 @@ static int append_frame(hid_t d, hid_t dxpl, const sim *s, const float *field)
 static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg)
 {
     const model_def *d = s->m.def;
-    attr_str(f, "program", "cardiac " CARDIAC_VERSION);
-    attr_str(f, "model", d->name);
-    attr_str(f, "model_title", d->title);
-    attr_str(f, "model_citation", d->citation);
-    attr_str(f, "backend", s->be->name);
-    attr_doubles(f, "dt_ms", &s->dt, 1);
-    attr_doubles(f, "dx_mm", s->g.h, 3);
-    attr_doubles(f, "D_mm2_per_ms", s->D, 3);
+    h5_attr_str(f, "program", "cardiac " CARDIAC_VERSION);
+    h5_attr_str(f, "model", d->name);
+    h5_attr_str(f, "model_title", d->title);
+    h5_attr_str(f, "model_citation", d->citation);
+    h5_attr_str(f, "backend", s->be->name);
+    h5_attr_doubles(f, "dt_ms", &s->dt, 1);
+    h5_attr_doubles(f, "dx_mm", s->g.h, 3);
+    h5_attr_doubles(f, "D_mm2_per_ms", s->D, 3);
     double order = s->order;
-    attr_doubles(f, "stencil_order", &order, 1);
+    h5_attr_doubles(f, "stencil_order", &order, 1);
     double n[3] = {s->g.n[0], s->g.n[1], s->g.n[2]};
-    attr_doubles(f, "cells_xyz", n, 3);
+    h5_attr_doubles(f, "cells_xyz", n, 3);
     time_t now = time(NULL);
     char when[64];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     par_bcast(when, sizeof when);   /* attribute values must agree across ranks */
-    attr_str(f, "created", when);
-    attr_str(f, "script_name", cfg->script_name ? cfg->script_name : "(interactive)");
-    attr_str(f, "script", cfg->script ? cfg->script : "");
-    hid_t g = H5Gcreate2(f, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    for (int i = 0; i < d->nparam; i++) {
-        double v = s->m.p[i];
-        char uname[128];
-        attr_doubles(g, d->params[i].name, &v, 1);
-        snprintf(uname, sizeof uname, "%s.units", d->params[i].name);
-        attr_str(g, uname, d->params[i].units);
-    }
-    H5Gclose(g);
+    h5_attr_str(f, "created", when);
+    h5_attr_str(f, "script_name", cfg->script_name ? cfg->script_name : "(interactive)");
+    h5_attr_str(f, "script", cfg->script ? cfg->script : "");
+    h5_write_model(f, s);
 }
 
 /* The checks and folders before creating the file, on rank 0 (whose verdict
@@ -178,7 +136,7 @@ static int prepare_path(const h5out_config *cfg, char *err, size_t errlen)
         if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
             snprintf(err, errlen, "output file '%s' exists; pass overwrite = true to replace it", cfg->path);
             rc = -1;
-        } else if (mkdirs(cfg->path) != 0) {
+        } else if (h5_make_parent_dirs(cfg->path) != 0) {
             snprintf(err, errlen, "cannot create the folder of output file '%s': %s", cfg->path, strerror(errno));
             rc = -1;
         }
@@ -234,8 +192,8 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     for (int v = 0; v < o->nvars; v++) {
         const var_info *vi = &s->m.def->states[o->vars[v]];
         o->dset[v] = extensible(gf, vi->name, H5T_NATIVE_FLOAT, 4, dims4);
-        attr_str(o->dset[v], "units", vi->units);
-        attr_str(o->dset[v], "description", vi->desc);
+        h5_attr_str(o->dset[v], "units", vi->units);
+        h5_attr_str(o->dset[v], "description", vi->desc);
     }
     H5Gclose(gf);
     H5Fflush(f, H5F_SCOPE_GLOBAL);

@@ -68,6 +68,14 @@ void par_sum_floats(float *v, size_t n)
     }
 }
 
+void par_or_bytes(void *v, size_t n)
+{
+    for (size_t done = 0; active && done < n; done += INT_MAX / 2) {
+        size_t part = n - done < INT_MAX / 2 ? n - done : INT_MAX / 2;
+        MPI_Allreduce(MPI_IN_PLACE, (unsigned char *)v + done, (int)part, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+    }
+}
+
 void par_min_longs(long *v, int n)
 {
     if (active) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);

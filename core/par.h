@@ -27,6 +27,9 @@ void par_abort(int code);
 /* Collectives over all ranks (identities in one process). */
 void par_max_doubles(double *v, int n);
 void par_sum_floats(float *v, size_t n);
+/* Bitwise OR of byte arrays: combines parts that each rank filled into
+ * zeroed buffers, exactly (NaN and -0 included). */
+void par_or_bytes(void *v, size_t n);
 void par_min_longs(long *v, int n);
 void par_max_ints(int *v, int n);
 void par_bcast(void *buf, size_t bytes);   /* from rank 0 */

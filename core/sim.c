@@ -160,6 +160,11 @@ void sim_destroy(sim *s)
     if (!s) return;
     if (s->out) h5out_close(s->out, s);
     halo_free(s);
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        if (s->be && s->be->track_free) s->be->track_free(s, s->trackers[q]);
+        free(s->trackers[q]);
+    }
+    free(s->trackers);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
@@ -295,27 +300,107 @@ int sim_sync(sim *s, char *err, size_t errlen)
     return check_failed(s, err, errlen);
 }
 
-/* Copies the owned cells of a stored field into their places in a whole-grid field. */
-static void place_owned(const sim *s, const float *loc, float *dst)
+/* Copies the owned cells of a stored field (values of esize bytes) into their
+ * places in a whole-grid field. */
+static void place_owned(const sim *s, const void *loc, void *dst, size_t esize)
 {
     for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
         for (int j = s->own_lo[1]; j < s->own_hi[1]; j++) {
             const size_t lc = grid_index(&s->lg, s->own_lo[0], j, k);
             const size_t gc = grid_index(&s->g, s->dc.lo[0], j + s->dc.slo[1], k + s->dc.slo[2]);
-            memcpy(dst + gc, loc + lc, (size_t)(s->own_hi[0] - s->own_lo[0]) * sizeof *dst);
+            memcpy((char *)dst + gc * esize, (const char *)loc + lc * esize,
+                   (size_t)(s->own_hi[0] - s->own_lo[0]) * esize);
         }
 }
 
+/* A whole-grid field on every rank from each rank's stored part, which
+ * get(s, obj, arg, local) fills; every rank contributes its owned cells. */
+typedef void (*local_getter)(sim *s, void *obj, int arg, void *local);
+static int gather_whole(sim *s, local_getter get, void *obj, int arg, void *dst, size_t esize)
+{
+    if (s->dc.nranks == 1) { get(s, obj, arg, dst); return 0; }
+    void *loc = malloc(s->lg.ncells * esize);
+    if (!loc) { sim_fail(s, "out of memory gathering a field"); return -1; }
+    get(s, obj, arg, loc);
+    memset(dst, 0, s->g.ncells * esize);
+    place_owned(s, loc, dst, esize);
+    free(loc);
+    par_or_bytes(dst, s->g.ncells * esize);
+    return 0;
+}
+
+static void get_field_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_field(s, var, dst); }
+static void get_state_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_state(s, var, dst); }
+static void get_track_local(sim *s, void *obj, int field, void *dst) { s->be->track_get(s, obj, field, dst); }
+
 void sim_get_field(sim *s, int var, float *dst)
 {
-    if (s->dc.nranks == 1) { s->be->get_field(s, var, dst); return; }
-    float *loc = malloc(s->lg.ncells * sizeof *loc);
-    if (!loc) { sim_fail(s, "out of memory gathering a field"); return; }
-    s->be->get_field(s, var, loc);
-    memset(dst, 0, s->g.ncells * sizeof *dst);
-    place_owned(s, loc, dst);
+    gather_whole(s, get_field_local, NULL, var, dst, sizeof *dst);
+}
+
+size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(float); }
+
+int sim_get_state(sim *s, int var, void *dst)
+{
+    return gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));
+}
+
+int sim_set_state(sim *s, int var, const void *src)
+{
+    const size_t e = sim_state_size(s);
+    if (s->dc.nranks == 1) { s->be->set_state(s, var, src); return 0; }
+    char *loc = malloc(s->lg.ncells * e);
+    if (!loc) { sim_fail(s, "out of memory scattering a field"); return -1; }
+    for (size_t c = 0; c < s->lg.ncells; c++) memcpy(loc + c * e, (const char *)src + decomp_global_index(&s->dc, c) * e, e);
+    s->be->set_state(s, var, loc);
     free(loc);
-    par_sum_floats(dst, s->g.ncells);
+    return 0;
+}
+
+/* Times of a tracker are kept relative to its origin (core/activation.h). */
+void sim_track_field(sim *s, tracker *t, int field, float *dst)
+{
+    if (gather_whole(s, get_track_local, t, field, dst, sizeof *dst) != 0 || field == TRACK_COUNT) return;
+    if (field == TRACK_APD || field == TRACK_DI) return;
+    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)(dst[c] + t->origin);
+}
+
+static void tracker_sample(sim *s, tracker *t)
+{
+    const double now = sim_time(s);
+    s->be->track(s, t, (float)(t->t_prev - t->origin), (float)(now - t->origin));
+    t->t_prev = now;
+    t->last_step = s->nstep;
+}
+
+int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
+{
+    t->origin = t->t_prev = sim_time(s);
+    t->last_step = s->nstep;
+    if (s->be->track_start(s, t) != 0 || s->failed) {
+        snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
+        return -1;
+    }
+    return 0;
+}
+
+tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen)
+{
+    tracker *t = calloc(1, sizeof *t);
+    tracker **list = realloc(s->trackers, (s->ntrackers + 1) * sizeof *list);
+    if (!t || !list) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
+    s->trackers = list;
+    t->var = var;
+    t->threshold = threshold;
+    t->fraction = fraction;
+    t->every = every;
+    if (sim_restart_tracker(s, t, err, errlen) != 0) {
+        s->be->track_free(s, t);
+        free(t);
+        return NULL;
+    }
+    s->trackers[s->ntrackers++] = t;
+    return t;
 }
 
 void sim_set_field(sim *s, int var, const float *src)
@@ -371,6 +456,10 @@ static int record_events(sim *s, char *err, size_t errlen)
         probe *p = s->probes[q];
         if (s->nstep % p->every == 0 && p->last_step != s->nstep) probe_sample(s, p);
     }
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        tracker *t = s->trackers[q];
+        if ((s->nstep - t->last_step) % t->every == 0 && t->last_step != s->nstep) tracker_sample(s, t);
+    }
     if (s->out && h5out_due(s->out, s)) {
         if (write_pending_frame(s, err, errlen) != 0) return -1;
         s->be->snapshot(s, h5out_vars(s->out), h5out_nvars(s->out));
@@ -417,6 +506,10 @@ static long steps_to_event(const sim *s, long limit)
     }
     if (s->out) {
         long e = h5out_every(s->out), d = e - s->nstep % e;
+        if (d < n) n = d;
+    }
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        long e = s->trackers[q]->every, d = e - (s->nstep - s->trackers[q]->last_step) % e;
         if (d < n) n = d;
     }
     for (long d = 1; d < n; d++)

@@ -3,6 +3,7 @@
 #ifndef CARDIAC_SIM_H
 #define CARDIAC_SIM_H
 #include <stddef.h>
+#include "activation.h"
 #include "decomp.h"
 #include "grid.h"
 #include "model.h"
@@ -54,6 +55,17 @@ typedef struct backend_ops {
     double (*time_steps)(sim *s, long nsteps);         /* ms that nsteps steps take (benchmarks) */
     /* ghost layers (core/halo.h): copy a face of var to (to_host) or from host memory */
     void (*face_copy)(sim *s, int var, const struct halo_face *f, void *host, int to_host);
+    /* native-precision state (checkpoints): lg.ncells values of esize bytes, row-major */
+    void (*get_state)(sim *s, int var, void *dst);
+    void (*set_state)(sim *s, int var, const void *src);
+    /* activation trackers (core/activation.h): start allocates the arrays on
+     * first use and resets them from the current state; track queues one
+     * sample at times tp -> t (ms after the origin); track_get waits and
+     * copies one map (TRACK_*, lg.ncells values, row-major) */
+    int  (*track_start)(sim *s, tracker *t);
+    void (*track)(sim *s, tracker *t, float tp, float tnow);
+    void (*track_get)(sim *s, tracker *t, int field, float *dst);
+    void (*track_free)(sim *s, tracker *t);
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);
@@ -84,6 +96,7 @@ struct sim {
     stimulus *stims; size_t nstims;
     unsigned char *stim_on;     /* per stimulus: active in the current step */
     probe **probes; size_t nprobes;
+    tracker **trackers; size_t ntrackers;
     struct h5out *out;
     const backend_ops *be;
     void *bd;                   /* backend data */
@@ -134,6 +147,14 @@ probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
 
 typedef void (*progress_fn)(void *ctx, const sim *s, long done, long total, int final);
 
+/* Starts tracking activation of state variable var (core/activation.h) from
+ * the current state; NULL with err when the backend cannot allocate it. */
+tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen);
+/* Forgets what a tracker has seen and starts it again from now. */
+int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen);
+/* One map of a tracker over the whole grid, absolute times in ms (collective). */
+void sim_track_field(sim *s, tracker *t, int field, float *dst);
+
 /* Advances nsteps. Returns 0, 1 when *interrupt became set (stopped at a step
  * boundary), -1 on error (message in err; e.g. a non-finite state). */
 int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, void *ctx,
@@ -147,6 +168,11 @@ int sim_record(sim *s, char *err, size_t errlen);
 void sim_get_field(sim *s, int var, float *dst);            /* g.ncells values */
 void sim_set_field(sim *s, int var, const float *src);      /* g.ncells values */
 void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
+/* The same in the state's own precision (esize = sim_state_size bytes per
+ * value), for checkpoints that continue bit for bit. */
+size_t sim_state_size(const sim *s);
+int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
+int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank. */
 double sim_time_steps(sim *s, long nsteps);
 

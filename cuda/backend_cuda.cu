@@ -578,6 +578,88 @@ static void cuda_set_field(sim *s, int var, const float *src)
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
+// Native-precision copies (checkpoints) through a temporary device buffer.
+static void cuda_get_state(sim *s, int var, void *dst)
+{
+    cuda_data *cd = data(s);
+    const size_t bytes = s->lg.ncells * cd->esize;
+    void *tmp = nullptr;
+    if (!CU(s, cudaMalloc(&tmp, bytes))) return;
+    export_state(cd->map, s->fp64, cd->state[var], tmp, s->m.rest[var], cd->compute);
+    CU(s, cudaMemcpyAsync(dst, tmp, bytes, cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+    cudaFree(tmp);
+}
+
+static void cuda_set_state(sim *s, int var, const void *src)
+{
+    cuda_data *cd = data(s);
+    const size_t bytes = s->lg.ncells * cd->esize;
+    void *tmp = nullptr;
+    if (!CU(s, cudaMalloc(&tmp, bytes))) return;
+    CU(s, cudaMemcpyAsync(tmp, src, bytes, cudaMemcpyHostToDevice, cd->compute));
+    import_state(cd->map, s->fp64, tmp, cd->state[var], cd->compute);
+    CU(s, cudaStreamSynchronize(cd->compute));
+    cudaFree(tmp);
+}
+
+// ---- activation trackers: arrays in GPU memory, row-major over lg ----
+
+static void cuda_track_free(sim *s, tracker *t)
+{
+    (void)s;
+    track_arrays &a = t->a;
+    cudaFree(a.prev); cudaFree(a.vmin); cudaFree(a.peak); cudaFree(a.count); cudaFree(a.in_ap);
+    for (int f = 0; f < TRACK_COUNT; f++) cudaFree(a.time[f]);
+    memset(&a, 0, sizeof a);
+}
+
+static int cuda_track_start(sim *s, tracker *t)
+{
+    cuda_data *cd = data(s);
+    const size_t n = s->lg.ncells;
+    track_arrays &a = t->a;
+    if (!a.prev) {
+        bool ok = cudaMalloc(&a.prev, n * sizeof(float)) == cudaSuccess &&
+                  cudaMalloc(&a.vmin, n * sizeof(float)) == cudaSuccess &&
+                  cudaMalloc(&a.peak, n * sizeof(float)) == cudaSuccess &&
+                  cudaMalloc(&a.count, n * sizeof(int)) == cudaSuccess && cudaMalloc(&a.in_ap, n) == cudaSuccess;
+        for (int f = 0; f < TRACK_COUNT && ok; f++) ok = cudaMalloc(&a.time[f], n * sizeof(float)) == cudaSuccess;
+        if (!ok) {
+            cudaGetLastError();
+            cuda_track_free(s, t);
+            char b[32];
+            format_bytes(n * 38.0, b, sizeof b);
+            sim_fail(s, "out of GPU memory for the activation maps (%s)", b);
+            return -1;
+        }
+    }
+    track_start_cells(cd->map, s->fp64, cd->state[t->var], a, cd->compute);
+    return CU(s, cudaGetLastError()) ? 0 : -1;
+}
+
+static void cuda_track(sim *s, tracker *t, float tp, float tnow)
+{
+    cuda_data *cd = data(s);
+    track_cells(cd->map, s->fp64, cd->state[t->var], t->a, tp, tnow, t->threshold, t->fraction, cd->compute);
+    CU(s, cudaGetLastError());
+}
+
+static void cuda_track_get(sim *s, tracker *t, int field, float *dst)
+{
+    cuda_data *cd = data(s);
+    const size_t n = s->lg.ncells;
+    if (field != TRACK_COUNT) {
+        CU(s, cudaMemcpyAsync(dst, t->a.time[field], n * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
+        CU(s, cudaStreamSynchronize(cd->compute));
+        return;
+    }
+    std::vector<int> count(n);
+    CU(s, cudaMemcpyAsync(count.data(), t->a.count, n * sizeof(int), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+    for (size_t c = 0; c < n; c++) dst[c] = (float)count[c];
+}
+
 static bool ensure_sample_space(sim *s, size_t n)
 {
     cuda_data *cd = data(s);
@@ -713,6 +795,12 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.snapshot_field = cuda_snapshot_field;
         ops.time_steps = cuda_time_steps;
         ops.face_copy = cuda_face_copy;
+        ops.get_state = cuda_get_state;
+        ops.set_state = cuda_set_state;
+        ops.track_start = cuda_track_start;
+        ops.track = cuda_track;
+        ops.track_get = cuda_track_get;
+        ops.track_free = cuda_track_free;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;

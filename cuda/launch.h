@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include "activation.h"
 #include "blocks.h"
 #include "model.h"
 
@@ -75,6 +76,14 @@ struct store_map {
 void export_field(const store_map &m, int fp64, const void *src, float *dst, float absent, cudaStream_t st);
 // dst at cell c = src[c] (cells that are stored); for towers also fills the x-halo copies.
 void import_field(const store_map &m, int fp64, const float *src, void *dst, cudaStream_t st);
+// The same in the state's own precision (fp64: double), row-major, for checkpoints.
+void export_state(const store_map &m, int fp64, const void *src, void *dst, double absent, cudaStream_t st);
+void import_state(const store_map &m, int fp64, const void *src, void *dst, cudaStream_t st);
+// Activation trackers (cuda/activation_kernels.cu, core/activation.h) on the
+// row-major cells of m, reading V where layout m stores it.
+void track_start_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, cudaStream_t st);
+void track_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, float tp, float t, float thr,
+                 float frac, cudaStream_t st);
 // dst[q] = src at cells[q] (float), `absent` for cells not stored.
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
                   float *dst, float absent, cudaStream_t st);

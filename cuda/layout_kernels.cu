@@ -2,18 +2,8 @@
 // export (output frames, get_field), import (set_field), gather (probes,
 // samples), fill (the resting state); and the stimulus current scatter.
 #include "launch.h"
+#include "store_index.cuh"
 #include "tower.cuh"
-
-// Position of row-major cell c in a state array of layout m; (size_t)-1 for
-// cells of blockDS blocks that are not stored.
-__device__ __forceinline__ size_t stored_index(const store_map &m, size_t c)
-{
-    if (m.layout == LAYOUT_BLOCK) return block_store_index(&m.blocks, c);
-    if (m.layout != LAYOUT_TOWER) return c;
-    const size_t plane = (size_t)m.n[0] * m.n[1];
-    const int k = (int)(c / plane), j = (int)(c % plane / m.n[0]), i = (int)(c % m.n[0]);
-    return tower_index(m.tower, i, j, k, m.n[2]);
-}
 
 // Position of cell c in the stimulus-current array: row-major except in
 // blockDS, whose kernel reads it in storage order.
@@ -24,17 +14,18 @@ __device__ __forceinline__ size_t stimulus_index(const store_map &m, size_t c)
 
 static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
 
-template <class T>
-__global__ void k_export(store_map m, const T *src, float *dst, size_t n, float absent)
+// D: float for output and the host's views, or T itself for checkpoints.
+template <class T, class D>
+__global__ void k_export(store_map m, const T *src, D *dst, size_t n, D absent)
 {
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
     const size_t q = stored_index(m, c);
-    dst[c] = q == (size_t)-1 ? absent : (float)src[q];
+    dst[c] = q == (size_t)-1 ? absent : (D)src[q];
 }
 
-template <class T>
-__global__ void k_import(store_map m, const float *src, T *dst, size_t n)
+template <class T, class S>
+__global__ void k_import(store_map m, const S *src, T *dst, size_t n)
 {
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
@@ -97,6 +88,20 @@ void import_field(const store_map &m, int fp64, const float *src, void *dst, cud
     size_t n = cells_of(m);
     if (fp64) k_import<<<blocks_for(n), 256, 0, st>>>(m, src, (double *)dst, n);
     else k_import<<<blocks_for(n), 256, 0, st>>>(m, src, (float *)dst, n);
+}
+
+void export_state(const store_map &m, int fp64, const void *src, void *dst, double absent, cudaStream_t st)
+{
+    size_t n = cells_of(m);
+    if (fp64) k_export<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, (double *)dst, n, absent);
+    else k_export<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, (float *)dst, n, (float)absent);
+}
+
+void import_state(const store_map &m, int fp64, const void *src, void *dst, cudaStream_t st)
+{
+    size_t n = cells_of(m);
+    if (fp64) k_import<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, (double *)dst, n);
+    else k_import<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, (float *)dst, n);
 }
 
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,

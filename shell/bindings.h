@@ -15,6 +15,7 @@
 #define STIMULUS_MT "cardiac.stimulus"
 #define SIM_MT "cardiac.simulation"
 #define PROBE_MT "cardiac.probe"
+#define TRACKER_MT "cardiac.activation"
 
 void open_mesh(lua_State *L);
 void open_model(lua_State *L);
@@ -24,7 +25,22 @@ void open_simulation(lua_State *L);
 void open_gpu(lua_State *L);
 void open_help(lua_State *L);
 
+struct sim;
 grid *check_mesh(lua_State *L, int idx);
+/* The open simulation at idx (raises when it was closed). */
+struct sim *check_sim(lua_State *L, int idx);
+/* Methods of simulation objects kept in their own files: activation maps
+ * (l_activation.c; open_activation registers the tracker class) and
+ * checkpoints (l_checkpoint.c). */
+int sim_activation(lua_State *L);
+int sim_checkpoint(lua_State *L);
+int sim_restore(lua_State *L);
+void open_activation(lua_State *L);
+/* Pictures of one z slice (sim:png, maps:png): reads z, scale and overwrite
+ * from the options at opts; writes the slice, frees field, pushes path. */
+void png_slice_options(lua_State *L, int opts, const grid *g, const char *path, const char *fn, long *z, long *scale);
+void png_slice_write(lua_State *L, const char *path, float *field, const uint8_t *mask, const grid *g, long z,
+                     double lo, double hi, long scale, const char *fn);
 model_inst *check_model(lua_State *L, int idx);
 /* Cells of the region (or function) at idx on grid g, tissue only when
  * tissue_only (malloc'd); errors mention fn. */

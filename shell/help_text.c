@@ -9,10 +9,12 @@ const help_entry help_entries[] = {
 "Objects:   cardiac.mesh  cardiac.model  cardiac.stimulus  cardiac.simulation\n"
 "Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cylinder  cardiac.biventricle\n"
 "           cardiac.cells  cardiac.points  cardiac.where  cardiac.everywhere\n"
-"Functions: cardiac.models  cardiac.h5read  cardiac.version  cardiac.quiet  cardiac.rank\n"
+"Functions: cardiac.models  cardiac.h5read  cardiac.clock  cardiac.version  cardiac.quiet  cardiac.rank\n"
+"Libraries: require \"pacing\" (trains, S1-S2, restitution), \"measure\", \"tables\" (scripts/)\n"
 "Use help(\"cardiac.mesh\"), help(obj) or help(obj.method) for details.\n"
 "Units: mm, ms, D in mm^2/ms; stimulus amplitudes in the model's V units per ms."},
 {"cardiac.version", "cardiac.version: version string of this program."},
+{"cardiac.clock", "cardiac.clock() -> seconds of a monotonic wall clock (for timing runs; os.clock is CPU time)."},
 {"cardiac.quiet", "cardiac.quiet = true: no progress line during runs (default: shown on a terminal)."},
 {"cardiac.models", "cardiac.models() -> list of model names: karma, aliev_panfilov, mitchell_schaeffer, bueno_orovio."},
 {"cardiac.h5read",
@@ -101,7 +103,8 @@ const help_entry help_entries[] = {
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
-"           add_stimulus, probe, output, close_output, png, benchmark, close."},
+"           add_stimulus, probe, activation, output, close_output, png, checkpoint, restore,\n"
+"           benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
@@ -125,6 +128,33 @@ const help_entry help_entries[] = {
 "  probe:data() -> {t = {...}, <var> = {{series of cell 1}, ...}}; probe:csv(file)."},
 {"probe:data", "probe:data() -> {t = {...}, <var> = {{series of cell 1}, {series of cell 2}, ...}}"},
 {"probe:csv", "probe:csv(file): writes the time series as CSV (column t_ms, then var_i_j_k)."},
+{"simulation:activation",
+"sim:activation{threshold = model's, fraction = 0.9, var = V, every = 1 | interval = ms} -> maps\n"
+"  Tracks, on the backend while the simulation runs, per cell: the activation time (first\n"
+"  upward crossing of threshold, interpolated between samples), the latest activation and\n"
+"  repolarisation (V falling through peak - fraction (peak - rest)), the APD and the\n"
+"  diastolic interval before the latest activation, and the number of upstrokes. Times are\n"
+"  absolute (ms); NaN where not seen. Methods: field, get, stats, cv, write, png, restart.\n"
+"  e.g. local lat = sim:activation{}  sim:run(200)  print(lat:cv{}.speed)"},
+{"cardiac.activation", "activation maps of a simulation (sim:activation). Fields: threshold, fraction, every, var,\n"
+"  origin (time tracking began), maps (names: first, last, repol, apd, di, count).\n"
+"  Methods: field, get, stats, cv, write, png, restart."},
+{"activation:field", "maps:field([map = \"first\"]) -> flat list of a map over all cells (x fastest), NaN where none."},
+{"activation:get", "maps:get(map, i [, j [, k]]) -> the map's value at a cell (1-based)."},
+{"activation:stats", "maps:stats([map]) -> min, max, mean, number of tissue cells that have a value."},
+{"activation:cv", "maps:cv{map = \"first\", region =} -> {speed (mm/ms), direction, rms (ms), cells}: the planar\n"
+"  wave t = t0 + s.x fitted by least squares to the times of the region's activated cells;\n"
+"  speed = 1/|s|. A large rms says the wave is not planar there."},
+{"activation:write", "maps:write(file, {overwrite = false}): every map in HDF5 (/maps/<name>, /mesh/mask) with XDMF."},
+{"activation:png", "maps:png(file, {map = \"first\", min =, max =, z =, scale =, overwrite =}): a slice with a colour\n"
+"  bar scale; cells without a value are grey."},
+{"activation:restart", "maps:restart(): forgets what was seen and tracks again from now."},
+{"simulation:checkpoint", "sim:checkpoint(file, {overwrite = false}) -> file: saves the whole state (each variable in its\n"
+"  own precision), time and step count in HDF5. A simulation made by the same script continues\n"
+"  from it bit for bit (sim:restore). Written under a temporary name, then renamed."},
+{"simulation:restore", "sim:restore(file) -> t: replaces the state, time and step count by a checkpoint's, after\n"
+"  checking model, mesh and tissue. Stimuli, D and parameters are the script's; activation\n"
+"  maps restart; probes sample again from the restored time."},
 {"simulation:output",
 "sim:output{file = \"results/run.h5\", every = steps | interval = ms, vars = {...}, overwrite = false}\n"
 "  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf)\n"

@@ -17,7 +17,7 @@
 typedef struct { sim *s; } lsim;
 typedef struct { probe *p; } lprobe;   /* uservalue 1: the owning simulation */
 
-static sim *check_sim(lua_State *L, int idx)
+sim *check_sim(lua_State *L, int idx)
 {
     lsim *ls = luaL_checkudata(L, idx, SIM_MT);
     if (!ls->s) cardiac_error(L, "simulation: this simulation was closed");
@@ -657,6 +657,35 @@ static int sim_close_output(lua_State *L)
     return 0;
 }
 
+/* The slice options of a picture (z, scale, overwrite) from the table at opts. */
+void png_slice_options(lua_State *L, int opts, const grid *g, const char *path, const char *fn, long *z, long *scale)
+{
+    *z = args_integer(L, opts, fn, "z", (g->n[2] + 1) / 2, 0, 1);
+    if (*z > g->n[2]) cardiac_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)*z, g->n[2]);
+    *scale = args_integer(L, opts, fn, "scale", g->n[0] < 256 ? 512 / g->n[0] : 1, 0, 1);
+    struct stat st;
+    if (!args_boolean(L, opts, fn, "overwrite", 0) && stat(path, &st) == 0)
+        cardiac_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
+}
+
+/* Writes slice z (1-based) of a whole-grid field; frees field; raises on failure.
+ * Under MPI rank 0 writes the picture and shares the outcome. */
+void png_slice_write(lua_State *L, const char *path, float *field, const uint8_t *mask, const grid *g, long z,
+                     double lo, double hi, long scale, const char *fn)
+{
+    const size_t off = (size_t)(z - 1) * g->n[0] * g->n[1];
+    char err[512] = "";
+    int r = 0;
+    if (par_rank() == 0)
+        r = picture_write_png(path, field + off, mask, g->n[0], g->dim == 1 ? 1 : g->n[1], (float)lo, (float)hi,
+                              (int)scale, err, sizeof err);
+    par_bcast(&r, sizeof r);
+    par_bcast(err, sizeof err);
+    free(field);
+    if (r != 0) cardiac_error(L, "%s: %s", fn, err);
+    lua_pushstring(L, path);
+}
+
 /* sim:png(file, {var =, min =, max =, z =, scale =, overwrite =}) */
 static int sim_png(lua_State *L)
 {
@@ -672,25 +701,10 @@ static int sim_png(lua_State *L)
     int is_v = v == s->m.def->vindex;
     double lo = args_number(L, 3, fn, "min", is_v ? s->m.def->vmin : 0, !is_v);
     double hi = args_number(L, 3, fn, "max", is_v ? s->m.def->vmax : 1, !is_v);
-    long z = args_integer(L, 3, fn, "z", (s->g.n[2] + 1) / 2, 0, 1);
-    if (z > s->g.n[2]) cardiac_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)z, s->g.n[2]);
-    long scale = args_integer(L, 3, fn, "scale", s->g.n[0] < 256 ? 512 / s->g.n[0] : 1, 0, 1);
-    struct stat st;
-    if (!args_boolean(L, 3, fn, "overwrite", 0) && stat(path, &st) == 0)
-        cardiac_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
+    long z, scale;
+    png_slice_options(L, 3, &s->g, path, fn, &z, &scale);
     float *f = field_copy(L, s, v);
-    size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
-    int h = s->g.dim == 1 ? 1 : s->g.n[1];
-    char err[512] = "";
-    int r = 0;
-    if (par_rank() == 0)   /* under MPI rank 0 writes the picture and shares the outcome */
-        r = picture_write_png(path, f + off, s->g.mask + off, s->g.n[0], h, (float)lo, (float)hi,
-                              (int)scale, err, sizeof err);
-    par_bcast(&r, sizeof r);
-    par_bcast(err, sizeof err);
-    free(f);
-    if (r != 0) return cardiac_error(L, "%s: %s", fn, err);
-    lua_pushstring(L, path);
+    png_slice_write(L, path, f, s->g.mask + (size_t)(z - 1) * s->g.n[0] * s->g.n[1], &s->g, z, lo, hi, scale, fn);
     return 1;
 }
 
@@ -836,13 +850,15 @@ void open_simulation(lua_State *L)
         {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
         {"set_param", sim_set_param}, {"param", sim_param}, {"add_stimulus", sim_add_stimulus_l},
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
-        {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close}, {NULL, NULL}};
+        {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
+        {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
     static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};
     static const luaL_Reg pmeta[] = {{"__index", probe_index}, {NULL, NULL}};
     new_class(L, SIM_MT, methods, meta);
     new_class(L, PROBE_MT, pmethods, pmeta);
+    open_activation(L);
     lua_pushcfunction(L, sim_new);
     lua_setfield(L, -2, "simulation");
 }

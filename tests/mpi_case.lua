@@ -28,12 +28,15 @@ else
   mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false)
 end
 local model = cardiac.model("karma")
-local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
-  stencil = order,
-  stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
-                              amplitude = 8, duration = 1, start = 0},
-             cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,
-                              start = 3}}}
+local function make()
+  return cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
+    stencil = order,
+    stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
+                                amplitude = 8, duration = 1, start = 0},
+               cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,
+                                start = 3}}}
+end
+local sim = make()
 sim:set("v", 0.2, cardiac.slab{axis = "x", from = 0, to = 2})
 local line = {}
 for k = 1, n[#n] do
@@ -41,12 +44,24 @@ for k = 1, n[#n] do
 end
 sim:probe{name = "line", cells = line, vars = {"U", "v"}, interval = 0.2}
 sim:output{file = out, interval = 2, vars = {"U", "v"}, overwrite = true}
-sim:run(12)
+local act = sim:activation{}
+sim:run(6)
+-- a checkpoint half way (gathered from every rank), and activation maps
+sim:checkpoint(out .. ".ck.h5", {overwrite = true})
+sim:run(6)
+act:write(out .. ".maps.h5", {overwrite = true})
+local cont = make()
+cont:restore(out .. ".ck.h5")
+cont:run(6)
+local dmax = 0
+for _, v in ipairs{"U", "v"} do dmax = math.max(dmax, (cont:diff(sim, v))) end
 -- whole-grid views agree on every rank
 local f = sim:field("U")
 local sum = 0
 for q = 1, #f do sum = sum + f[q] end
 local probe = sim:get("U", table.unpack(line[#line // 2]))
 local _, umax = sim:stats("U")
-print(("ranks %d  decomp %s  sum U %.9g  max U %.9g  probe %.9g"):format(cardiac.ranks, split, sum, umax, probe))
+local a_lo, a_hi, a_mean, a_n = act:stats("first")
+print(("ranks %d  decomp %s  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  restored diff %g")
+  :format(cardiac.ranks, split, sum, umax, probe, a_lo, a_hi, a_mean, a_n, dmax))
 sim:close()

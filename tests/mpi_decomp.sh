@@ -28,11 +28,18 @@ run() {  # np dim decomp [stencil]
        /probes/line/time /probes/line/cells > "$out.diff" 2>&1; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: $(cat "$out.diff")"; status=1; return
   fi
+  if ! "$bin" "$same" "$ref.ck.h5" "$out.ck.h5" /state/U /state/v /mesh/mask > "$out.diff" 2>&1 ||
+     ! "$bin" "$same" "$ref.maps.h5" "$out.maps.h5" /maps/first /maps/last /maps/count > "$out.diff" 2>&1; then
+    echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: checkpoint or maps differ: $(cat "$out.diff")"; status=1; return
+  fi
+  if ! grep -q "restored diff 0$" "$out.log"; then
+    echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: a restored run differs:"; cat "$out.log"; status=1; return
+  fi
   if [ "$(grep '^ranks' "$out.log" | sed 's/ranks [0-9]*  decomp [^ ]*//')" != \
        "$(grep '^ranks' "$ref.log" | sed 's/ranks [0-9]*  decomp [^ ]*//')" ]; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: whole-grid values differ:"; cat "$out.log"; status=1; return
   fi
-  echo "ok   np=$np ${dim}D decomp=$split stencil=$order: output bitwise equal"
+  echo "ok   np=$np ${dim}D decomp=$split stencil=$order: output, checkpoint, activation maps bitwise equal; restored run equal"
 }
 for dim in 3 2; do
   run 0 $dim auto

@@ -1,0 +1,100 @@
+-- Checkpoints (sim:checkpoint, sim:restore): a run saved half way and
+-- continued in a new simulation ends bit for bit where the uninterrupted run
+-- ends, for every state variable, with a stimulus train that switches on and
+-- off after the checkpoint, in fp32 and fp64, row-major and in blocks, and
+-- for a 41-state model; one checkpoint branches several runs; a restored
+-- simulation's probes and activation maps start from the restored time. Bad
+-- checkpoints are refused with the reason, and a refused restore leaves the
+-- simulation as it was.
+local passed, failed = 0, 0
+local function check(ok, fmt, ...)
+  if ok then passed = passed + 1 else failed = failed + 1 end
+  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
+end
+
+local function make(o)
+  local mesh = o.mesh or cardiac.mesh{size = {12, 8}, dx = 0.2}
+  local s1 = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.6}, amplitude = o.amp or 50,
+                              duration = 1, start = 1, period = o.period or 30, count = 4}
+  return cardiac.simulation{mesh = mesh, model = o.model or "aliev_panfilov", dt = o.dt or 0.02, D = 0.1,
+                            stimuli = {s1}, precision = o.precision, blocks = o.blocks}
+end
+
+local function same_state(a, b)
+  local worst = 0
+  for _, st in ipairs(cardiac.model(a.model):states()) do worst = math.max(worst, (a:diff(b, st.name))) end
+  return worst
+end
+
+local file = "results/test_checkpoint.h5"
+local cases = {
+  {name = "Aliev-Panfilov fp32", o = {}, half = 1500},
+  {name = "Aliev-Panfilov fp64", o = {precision = "fp64"}, half = 1500},
+  {name = "Aliev-Panfilov fp32 in blocks of 4", o = {blocks = 4}, half = 1500},
+  {name = "O'Hara-Rudy fp64 (41 states)", o = {model = "ohara_rudy", precision = "fp64", dt = 0.01, amp = 80,
+    period = 5, mesh = cardiac.mesh{size = {1.2, 0.8}, dx = 0.1}}, half = 600},
+}
+for _, c in ipairs(cases) do
+  local ref = make(c.o)
+  ref:step(c.half)
+  ref:checkpoint(file, {overwrite = true})
+  ref:step(c.half)
+  local cont = make(c.o)
+  local t = cont:restore(file)
+  check(t == c.half * cont.dt and cont.steps == c.half, "%s: restored t = %g ms, step %d", c.name, t, cont.steps)
+  cont:step(c.half)
+  local d = same_state(ref, cont)
+  check(d == 0 and cont.t == ref.t, "%s: continued run ends equal to the uninterrupted one (max |diff| %g)", c.name, d)
+end
+
+-- one checkpoint, two branches: a parameter sweep from a shared state
+local base = make{}
+base:step(1000)
+base:checkpoint(file, {overwrite = true})
+local branch = {}
+for i, D in ipairs{0.05, 0.2} do
+  branch[i] = make{}
+  branch[i]:restore(file)
+  branch[i]:set_D(D)
+  branch[i]:step(500)
+end
+check(branch[1]:diff(branch[2]) > 0, "two branches with different D from one checkpoint differ (%.3g)", branch[1]:diff(branch[2]))
+
+-- probes and activation maps restart at the restored time
+local r = make{}
+local p = r:probe{cells = {{30, 20}}, every = 100}
+local act = r:activation{}
+r:restore(file)
+r:step(200)
+local dat = p:data()
+check(dat.t[#dat.t] == r.t and act.origin == 20, "after restore: probe sampled at %.1f ms, maps since %.1f ms",
+      dat.t[#dat.t], act.origin)
+
+-- bad checkpoints
+local function fails(f, pattern, what)
+  local ok, e = pcall(f)
+  check(not ok and tostring(e):find(pattern, 1, true) ~= nil, "%s -> %s", what, tostring(e))
+end
+local before = make{}
+before:step(100)
+local t0 = before.t
+fails(function() before:checkpoint(file) end, "exists; pass overwrite = true", "existing file")
+fails(function() before:restore("results/no_such_checkpoint.h5") end, "cannot open checkpoint", "missing file")
+os.remove("results/test_out.h5")
+before:output{file = "results/test_out.h5", every = 50}
+before:close_output()
+fails(function() before:restore("results/test_out.h5") end, "is not a cardiac checkpoint", "an output file")
+local k = cardiac.simulation{mesh = cardiac.mesh{size = {12, 8}, dx = 0.2}, model = "karma", dt = 0.02, D = 0.1}
+k:checkpoint(file, {overwrite = true})
+fails(function() before:restore(file) end, "holds model 'karma'", "another model")
+local other = cardiac.simulation{mesh = cardiac.mesh{size = {10, 8}, dx = 0.2}, model = "aliev_panfilov", dt = 0.02, D = 0.1}
+other:checkpoint(file, {overwrite = true})
+fails(function() before:restore(file) end, "mesh", "another mesh")
+local holed = cardiac.simulation{mesh = cardiac.mesh{size = {12, 8}, dx = 0.2,
+  tissue = function(x, y) return x > 1 end}, model = "aliev_panfilov", dt = 0.02, D = 0.1}
+holed:checkpoint(file, {overwrite = true})
+fails(function() before:restore(file) end, "other tissue cells", "another tissue mask")
+check(before.t == t0, "refused restores leave the simulation at t = %.2f ms", before.t)
+
+print(string.format("%d passed, %d failed", passed, failed))
+os.exit(failed == 0 and 0 or 1)

@@ -1,0 +1,114 @@
+-- Activation maps and checkpoints on the GPU, every layout, fp32 and fp64,
+-- against the CPU backend:
+--   * maps (sim:activation): the GPU tracks the same rule on its own state.
+--     fp64: the states are bitwise the CPU's, so the maps differ only by the
+--     rounding of the interpolation (fast-math division on the GPU): within
+--     1e-3 ms, upstroke counts equal. fp32: activation times within dt (as
+--     tests/gpu_agreement.lua), APD within 0.5%, counts equal in at least
+--     99.9% of the cells (a cell at threshold may tip either way).
+--   * checkpoints: a GPU run saved half way and continued in a new GPU
+--     simulation ends bit for bit where the uninterrupted one ends (every
+--     state variable); a checkpoint the CPU wrote continues on the GPU (fp64)
+--     to the CPU's own continuation within 1e-9 of the V range.
+-- Skipped (exit 77) without a GPU; CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU"
+-- side on the CPU (a self-check of this script: every comparison exact).
+local self_check = os.getenv("CARDIAC_GPU_TEST_ON_CPU") == "1"
+local gpu, why = cardiac.gpu()
+if self_check then gpu = {name = "none (CPU self-check)"} end
+if not gpu then
+  print("SKIPPED: no GPU: " .. why)
+  os.exit(77)
+end
+cardiac.quiet = true
+print("GPU: " .. gpu.name)
+local gpu_backend = self_check and "cpu" or "cuda"
+
+local pass, fail = 0, 0
+local function check(cond, fmt, ...)
+  if cond then pass = pass + 1 else fail = fail + 1 end
+  print((cond and "ok   " or "FAIL ") .. fmt:format(...))
+end
+
+-- a masked sheet or box; two stimuli so that cells see two upstrokes
+local function make(o)
+  local n = o.dim == 3 and {37, 29, 23} or {75, 61}
+  local m = cardiac.mesh{n = n, dx = 0.25}
+  local c = {}
+  for a = 1, #n do c[a] = n[a] * 0.25 / 2 end
+  m:set_tissue(cardiac.sphere{center = c, radius = n[1] * 0.25 / 6}, false)
+  local sim = cardiac.simulation{mesh = m, model = "karma", dt = 0.05, D = 0.1, backend = o.backend,
+                                 precision = o.precision, layout = o.layout, tsteps = o.tsteps, blocks = o.blocks}
+  sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 3,
+                                    duration = 1, start = 0, period = 160, count = 2})
+  return sim, m
+end
+
+local layouts = {
+  {layout = "naive"}, {layout = "window"}, {layout = "tower"}, {layout = "tblock", tsteps = 3},
+  {blocks = 8}, {blocks = 3},
+}
+if self_check then layouts = {{}, {blocks = 3}} end
+local function label(l)
+  return l.blocks and ("blocks " .. l.blocks) or (l.layout or "default") .. (l.tsteps and (" " .. l.tsteps) or "")
+end
+
+local NSTEPS = 5000   -- 250 ms: two beats and the first repolarisation
+for _, precision in ipairs{"fp32", "fp64"} do
+  for _, dim in ipairs{2, 3} do
+    local cpu, mesh = make{dim = dim, backend = "cpu", precision = precision}
+    local cmaps = cpu:activation{}
+    cpu:step(NSTEPS)
+    local cf, capd, ccount = cmaps:field("first"), cmaps:field("apd"), cmaps:field("count")
+    for _, l in ipairs(layouts) do
+      do
+        local o = {dim = dim, backend = gpu_backend, precision = precision}
+        for k, v in pairs(l) do o[k] = v end
+        local g = make(o)
+        local gmaps = g:activation{}
+        g:step(NSTEPS)
+        local gf, gapd, gcount = gmaps:field("first"), gmaps:field("apd"), gmaps:field("count")
+        local dfirst, dapd, napd, miss, cells = 0, 0, 0, 0, 0
+        for q = 1, #cf do
+          if cf[q] == cf[q] or gf[q] == gf[q] then
+            cells = cells + 1
+            dfirst = math.max(dfirst, math.abs(cf[q] - gf[q]))
+            if capd[q] == capd[q] then dapd, napd = math.max(dapd, math.abs(capd[q] - gapd[q]) / capd[q]), napd + 1 end
+            if ccount[q] ~= gcount[q] then miss = miss + 1 end
+          end
+        end
+        local name = ("%s %dD %s"):format(precision, dim, label(l))
+        local tol = precision == "fp64" and 1e-3 or 0.05
+        check(cells > 0.9 * mesh.tissue and dfirst <= tol,
+              "%s maps: %d activated cells, activation times within %.2g ms (tolerance %g)", name, cells, dfirst, tol)
+        check(napd > cells // 2 and dapd <= (precision == "fp64" and 1e-5 or 5e-3) and miss <= cells // 1000,
+              "%s maps: APD within %.2g (relative, %d cells with an APD), counts differ in %d cells", name, dapd, napd, miss)
+        -- checkpoint half way, continue in a new simulation
+        local a = make(o)
+        a:step(NSTEPS // 2)
+        a:checkpoint("results/gpu_maps_checkpoint.h5", {overwrite = true})
+        a:step(NSTEPS // 2)
+        local b = make(o)
+        b:restore("results/gpu_maps_checkpoint.h5")
+        b:step(NSTEPS // 2)
+        local d = math.max((a:diff(b, "U")), (a:diff(b, "v")))
+        check(d == 0 and a.t == b.t, "%s checkpoint: continued run equal bit for bit (max |diff| %g)", name, d)
+        a:close(); b:close(); g:close()
+      end
+    end
+    cpu:close()
+  end
+end
+
+-- a CPU checkpoint continued on the GPU (fp64)
+local c1 = make{dim = 3, backend = "cpu", precision = "fp64"}
+c1:step(2500)
+c1:checkpoint("results/gpu_maps_checkpoint.h5", {overwrite = true})
+c1:step(2500)
+local g1 = make{dim = 3, backend = gpu_backend, precision = "fp64"}
+g1:restore("results/gpu_maps_checkpoint.h5")
+g1:step(2500)
+local d = c1:diff(g1, "U")
+check(d <= 4e-9, "fp64 checkpoint from the CPU continued on the GPU: max |diff| %g (V range 4)", d)
+
+print(("%d passed, %d failed"):format(pass, fail))
+os.exit(fail == 0 and 0 or 1)
