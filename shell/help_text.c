@@ -10,13 +10,14 @@ const help_entry help_entries[] = {
 "Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cylinder  cardiac.biventricle\n"
 "           cardiac.cells  cardiac.points  cardiac.where  cardiac.everywhere\n"
 "Functions: cardiac.models  cardiac.h5read  cardiac.clock  cardiac.version  cardiac.quiet  cardiac.rank\n"
-"Libraries: require \"pacing\" (trains, S1-S2, restitution), \"measure\", \"tables\" (scripts/)\n"
+"Libraries: require \"pacing\" (trains, S1-S2, restitution), \"sweep\", \"measure\", \"tables\"\n"
 "Use help(\"cardiac.mesh\"), help(obj) or help(obj.method) for details.\n"
 "Units: mm, ms, D in mm^2/ms; stimulus amplitudes in the model's V units per ms."},
 {"cardiac.version", "cardiac.version: version string of this program."},
 {"cardiac.clock", "cardiac.clock() -> seconds of a monotonic wall clock (for timing runs; os.clock is CPU time)."},
 {"cardiac.quiet", "cardiac.quiet = true: no progress line during runs (default: shown on a terminal)."},
-{"cardiac.models", "cardiac.models() -> list of model names: karma, aliev_panfilov, mitchell_schaeffer, bueno_orovio."},
+{"cardiac.models", "cardiac.models() -> list of model names: karma, aliev_panfilov, mitchell_schaeffer, bueno_orovio,\n"
+"  ohara_rudy, tentusscher_2006, fenton_karma."},
 {"cardiac.h5read",
 "cardiac.h5read(file, dataset) -> values, dims\n"
 "  Reads a whole HDF5 dataset as a flat list (last index fastest) and its dimensions.\n"
