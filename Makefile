@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools
 
-.PHONY: run test build deps clean bench perf-doc device-bundle
+.PHONY: run test build deps clean bench perf-doc reproduce device-bundle
 run: build
 	$(BUILD)/cardiac protocols/quickstart.lua
 
@@ -21,6 +21,11 @@ deps:
 bench: build
 	cd $(BUILD) && ctest --output-on-failure -L gpu
 	$(BUILD)/cardiac protocols/benchmark.lua full results/benchmark.csv
+
+# Reruns the papers' reproductions this machine can run (GPU parts need a GPU)
+# and regenerates docs/reproductions.md (scripts/reproduce.lua).
+reproduce: build
+	$(BUILD)/cardiac scripts/reproduce.lua
 
 # Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/.
 perf-doc: build

@@ -1,0 +1,46 @@
+-- Reproduction: the Karma cube of the thesis (Vasconcellos 2019, sections
+-- 5.2-5.3): the stencil order (table 5.2, 512^3) and 20,000 steps at 256^3
+-- and 512^3 (tables 5.4 and 5.6, Tesla P100 with towerDS, the thesis' best
+-- single GPU). Initial condition eqs. 5.4-5.5 (v = 0.5, U = 3 in the first 5%
+-- of z), D dt / h^2 = 0.02 (D = 0.1 mm^2/ms, dt = 0.05 ms, h = 0.5 mm),
+-- fp32, our default layout. Needs a GPU.
+--   cardiac protocols/repro_thesis_karma.lua [csv]
+local R = require "reproduction"
+assert(cardiac.gpu(), "repro_thesis_karma needs a GPU")
+cardiac.quiet = true
+local out = R.new(arg and arg[1])
+
+local function cube(n, order)
+  local sim = cardiac.simulation{mesh = cardiac.mesh{n = {n, n, n}, dx = 0.5}, model = "karma", dt = 0.05, D = 0.1,
+                                 stencil = order, backend = "cuda"}
+  sim:set("v", 0.5)
+  sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
+  return sim
+end
+
+-- table 5.2: ms per step at 512^3 (the thesis times the stencil kernel alone)
+for _, c in ipairs{{2, 3.474, 4.288}, {4, 3.394, 9.897}} do
+  local sim = cube(512, c[1])
+  local b = sim:benchmark{steps = 200, ["repeat"] = 5, warmup = 50}
+  out:row{quantity = ("512^3, stencil order %d: ms per step"):format(c[1]), paper = c[2], ours = b.per_step,
+          units = "ms", note = ("paper: stencil alone (eq. 5.%d), towerDS (JDC: %g ms); ours: stencil and Karma, layout %s")
+            :format(c[1] == 2 and 1 or 2, c[3], sim.layout)}
+  sim:close()
+end
+
+-- tables 5.4 and 5.6: 20,000 steps (1 s of activity), wall clock of sim:step
+for _, c in ipairs{{256, 14.0196, 23.6460, 4405}, {512, 112.2918, 136.3548, 866}} do
+  local sim = cube(c[1], 2)
+  sim:step(100)                                   -- warm-up
+  local t0 = cardiac.clock()
+  sim:step(20000)
+  local s = cardiac.clock() - t0
+  local lo, hi = sim:stats("U")
+  out:row{quantity = ("%d^3: 20,000 steps"):format(c[1]), paper = c[2], ours = s, units = "s",
+          note = ("paper: P100 towerDS (JDC %g s; 8 P100s %d steps/s); ours: U in [%.2f, %.2f] at the end")
+            :format(c[3], c[4], lo, hi)}
+  out:row{quantity = ("%d^3: steps per second"):format(c[1]), paper = math.floor(20000 / c[2] + 0.5),
+          ours = 20000 / s, units = "1/s", note = "table 5.6 (one P100)"}
+  sim:close()
+end
+out:write()

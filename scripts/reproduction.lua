@@ -1,0 +1,40 @@
+-- One reproduction's table (loaded with require "reproduction"): rows of a
+-- published number next to ours, written as CSV with the machine and date,
+-- for scripts/reproduce.lua to gather into docs/reproductions.md.
+local R = {}
+
+--- The machine a figure comes from: the GPU's name (unless cpu_only), or the CPU's.
+function R.machine(cpu_only)
+  local g = not cpu_only and cardiac.gpu()
+  if g then return g.name end
+  local f = io.open("/proc/cpuinfo")
+  local cpu = f and f:read("a"):match("model name%s*:%s*([^\n]+)")
+  if f then f:close() end
+  return "CPU: " .. (cpu or "unknown")
+end
+
+--- A table writing to path (nil: print only). t:row{quantity =, paper =,
+--- ours =, units =, note =}; t:write() writes the CSV and prints the table.
+--- cpu_only: the figures do not involve the GPU (name the CPU).
+function R.new(path, cpu_only)
+  local t = {rows = {}, path = path, cpu_only = cpu_only}
+  function t:row(r) self.rows[#self.rows + 1] = r end
+  function t:write()
+    local tables = require "tables"
+    local machine, date = R.machine(self.cpu_only), os.date("!%Y-%m-%d")
+    for _, r in ipairs(self.rows) do r.machine, r.date = machine, date end
+    local cols = {"quantity", "paper", "ours", "units", "note"}
+    print(tables.format(self.rows, cols))
+    if self.path then
+      local quoted = {}
+      for q, r in ipairs(self.rows) do
+        quoted[q] = {}
+        for k, v in pairs(r) do quoted[q][k] = type(v) == "string" and ('"' .. v:gsub('"', "'") .. '"') or v end
+      end
+      tables.csv(self.path, quoted, {"quantity", "paper", "ours", "units", "note", "machine", "date"})
+    end
+  end
+  return t
+end
+
+return R
