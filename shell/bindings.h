@@ -35,6 +35,7 @@ struct sim *check_sim(lua_State *L, int idx);
 int sim_activation(lua_State *L);
 int sim_checkpoint(lua_State *L);
 int sim_restore(lua_State *L);
+int sim_tips(lua_State *L);        /* l_tips.c */
 void open_activation(lua_State *L);
 /* Pictures of one z slice (sim:png, maps:png): reads z, scale and overwrite
  * from the options at opts; writes the slice, frees field, pushes path. */

@@ -104,7 +104,7 @@ const help_entry help_entries[] = {
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
-"           add_stimulus, probe, activation, output, close_output, png, checkpoint, restore,\n"
+"           add_stimulus, probe, activation, tips, output, close_output, png, checkpoint, restore,\n"
 "           benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
@@ -150,6 +150,10 @@ const help_entry help_entries[] = {
 {"activation:png", "maps:png(file, {map = \"first\", min =, max =, z =, scale =, overwrite =}): a slice with a colour\n"
 "  bar scale; cells without a value are grey."},
 {"activation:restart", "maps:restart(): forgets what was seen and tracks again from now."},
+{"simulation:tips", "sim:tips{vars = {V, 2nd state}, centre = {a0, b0}} -> list of spiral tips {x, y, charge} (2D)\n"
+"  or scroll-wave filaments {x, y, z, faces} (3D, centre of each filament): the phase singularities\n"
+"  of theta = atan2(b - b0, a - a0) (plaquettes around which theta winds once). centre defaults\n"
+"  to the tissue means of the two variables; give it for a reliable phase (e.g. Karma {1, 0.5})."},
 {"simulation:checkpoint", "sim:checkpoint(file, {overwrite = false}) -> file: saves the whole state (each variable in its\n"
 "  own precision), time and step count in HDF5. A simulation made by the same script continues\n"
 "  from it bit for bit (sim:restore). Written under a temporary name, then renamed."},

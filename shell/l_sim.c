@@ -851,7 +851,8 @@ void open_simulation(lua_State *L)
         {"set_param", sim_set_param}, {"param", sim_param}, {"add_stimulus", sim_add_stimulus_l},
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
         {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
-        {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore}, {NULL, NULL}};
+        {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore},
+        {"tips", sim_tips}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
     static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};
