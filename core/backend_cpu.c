@@ -221,6 +221,15 @@ static void cpu_track_get(sim *s, tracker *t, int field, float *dst)
     else memcpy(dst, t->a.time[field], n * sizeof *dst);
 }
 
+static void cpu_ecg(sim *s, const double *el, int ne, double *acc)
+{
+    float *v = malloc(s->lg.ncells * sizeof *v);
+    if (!v) { sim_fail(s, "out of memory for the pseudo-ECG"); return; }
+    cpu_get_field(s, s->m.def->vindex, v);
+    ecg_sum_host(s, v, el, ne, acc);
+    free(v);
+}
+
 static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
 {
     cpu_data *cd = s->bd;
@@ -294,6 +303,7 @@ const backend_ops backend_cpu = {
     .track = cpu_track,
     .track_get = cpu_track_get,
     .track_free = cpu_track_free,
+    .ecg = cpu_ecg,
     .host_alloc = malloc,
     .host_free = free,
     .free = cpu_free,

@@ -68,6 +68,11 @@ void par_sum_floats(float *v, size_t n)
     }
 }
 
+void par_sum_doubles(double *v, int n)
+{
+    if (active) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
 void par_or_bytes(void *v, size_t n)
 {
     for (size_t done = 0; active && done < n; done += INT_MAX / 2) {

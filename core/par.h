@@ -27,6 +27,7 @@ void par_abort(int code);
 /* Collectives over all ranks (identities in one process). */
 void par_max_doubles(double *v, int n);
 void par_sum_floats(float *v, size_t n);
+void par_sum_doubles(double *v, int n);
 /* Bitwise OR of byte arrays: combines parts that each rank filled into
  * zeroed buffers, exactly (NaN and -0 included). */
 void par_or_bytes(void *v, size_t n);

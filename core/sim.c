@@ -165,6 +165,8 @@ void sim_destroy(sim *s)
         free(s->trackers[q]);
     }
     free(s->trackers);
+    for (size_t q = 0; q < s->necgs; q++) { free(s->ecgs[q]->t); free(s->ecgs[q]->phi); free(s->ecgs[q]); }
+    free(s->ecgs);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
@@ -365,6 +367,39 @@ void sim_track_field(sim *s, tracker *t, int field, float *dst)
     for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)(dst[c] + t->origin);
 }
 
+/* One pseudo-ECG sample (waits for the backend; collective under MPI). */
+static void ecg_sample(sim *s, ecg_leads *l)
+{
+    if (l->nsamples == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        double *t = realloc(l->t, cap * sizeof *t), *phi = t ? realloc(l->phi, cap * l->ne * sizeof *phi) : NULL;
+        if (t) l->t = t;
+        if (!t || !phi) { sim_fail(s, "out of memory for pseudo-ECG samples"); return; }
+        l->phi = phi;
+        l->cap = cap;
+    }
+    double *row = l->phi + l->nsamples * l->ne;
+    s->be->ecg(s, l->el, l->ne, row);
+    par_sum_doubles(row, l->ne);
+    l->t[l->nsamples++] = sim_time(s);
+    l->last_step = s->nstep;
+}
+
+ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every)
+{
+    ecg_leads *l = calloc(1, sizeof *l);
+    ecg_leads **list = realloc(s->ecgs, (s->necgs + 1) * sizeof *list);
+    if (!l || !list) { free(l); return NULL; }
+    s->ecgs = list;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->ne = ne;
+    memcpy(l->el, el, 3 * ne * sizeof *el);
+    l->every = every;
+    s->ecgs[s->necgs++] = l;
+    ecg_sample(s, l);
+    return l;
+}
+
 static void tracker_sample(sim *s, tracker *t)
 {
     const double now = sim_time(s);
@@ -460,6 +495,10 @@ static int record_events(sim *s, char *err, size_t errlen)
         tracker *t = s->trackers[q];
         if ((s->nstep - t->last_step) % t->every == 0 && t->last_step != s->nstep) tracker_sample(s, t);
     }
+    for (size_t q = 0; q < s->necgs; q++) {
+        ecg_leads *l = s->ecgs[q];
+        if ((s->nstep - l->last_step) % l->every == 0 && l->last_step != s->nstep) ecg_sample(s, l);
+    }
     if (s->out && h5out_due(s->out, s)) {
         if (write_pending_frame(s, err, errlen) != 0) return -1;
         s->be->snapshot(s, h5out_vars(s->out), h5out_nvars(s->out));
@@ -510,6 +549,10 @@ static long steps_to_event(const sim *s, long limit)
     }
     for (size_t q = 0; q < s->ntrackers; q++) {
         long e = s->trackers[q]->every, d = e - (s->nstep - s->trackers[q]->last_step) % e;
+        if (d < n) n = d;
+    }
+    for (size_t q = 0; q < s->necgs; q++) {
+        long e = s->ecgs[q]->every, d = e - (s->nstep - s->ecgs[q]->last_step) % e;
         if (d < n) n = d;
     }
     for (long d = 1; d < n; d++)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "activation.h"
 #include "decomp.h"
+#include "ecg.h"
 #include "grid.h"
 #include "model.h"
 #include "stencil.h"
@@ -66,6 +67,8 @@ typedef struct backend_ops {
     void (*track)(sim *s, tracker *t, float tp, float tnow);
     void (*track_get)(sim *s, tracker *t, int field, float *dst);
     void (*track_free)(sim *s, tracker *t);
+    /* pseudo-ECG (core/ecg.h): waits; acc[e] = the sum over this rank's owned tissue cells */
+    void (*ecg)(sim *s, const double *el, int ne, double *acc);
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);
@@ -97,6 +100,7 @@ struct sim {
     unsigned char *stim_on;     /* per stimulus: active in the current step */
     probe **probes; size_t nprobes;
     tracker **trackers; size_t ntrackers;
+    ecg_leads **ecgs; size_t necgs;
     struct h5out *out;
     const backend_ops *be;
     void *bd;                   /* backend data */
@@ -154,6 +158,10 @@ tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long 
 int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen);
 /* One map of a tracker over the whole grid, absolute times in ms (collective). */
 void sim_track_field(sim *s, tracker *t, int field, float *dst);
+
+/* Samples the pseudo-ECG at ne electrodes every `every` steps from now on
+ * (the first sample now). NULL when out of memory. */
+ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every);
 
 /* Advances nsteps. Returns 0, 1 when *interrupt became set (stopped at a step
  * boundary), -1 on error (message in err; e.g. a non-finite state). */

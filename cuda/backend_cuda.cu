@@ -34,6 +34,8 @@ struct cuda_data {
     std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
     uint16_t *flags;
     float *phi;                           // phase field in storage order, or null
+    uint8_t *mask8;                       // the row-major tissue mask (pseudo-ECG), made on first use
+    double *ecg_acc;                      // its ECG_MAX_ELECTRODES sums
     block_map hblocks;                    // blockDS map with host tables (LAYOUT_BLOCK)
     uint32_t *dslot, *dorigin;            // its tables on the device
     int32_t *dnbr;
@@ -420,6 +422,7 @@ static void cuda_free(sim *s)
     for (size_t *p : cd->stim_cells) cudaFree(p);
     for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi);
+    cudaFree(cd->mask8); cudaFree(cd->ecg_acc);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
     block_map_free(&cd->hblocks);
     cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
@@ -660,6 +663,35 @@ static void cuda_track_get(sim *s, tracker *t, int field, float *dst)
     for (size_t c = 0; c < n; c++) dst[c] = (float)count[c];
 }
 
+static void cuda_ecg(sim *s, const double *el, int ne, double *acc)
+{
+    cuda_data *cd = data(s);
+    const grid *g = &s->lg;
+    if (!cd->mask8) {
+        if (!CU(s, cudaMalloc(&cd->mask8, g->ncells)) ||
+            !CU(s, cudaMalloc(&cd->ecg_acc, ECG_MAX_ELECTRODES * sizeof(double))) ||
+            !CU(s, cudaMemcpy(cd->mask8, g->mask, g->ncells, cudaMemcpyHostToDevice)))
+            return;
+    }
+    ecg_args a = {};
+    a.ne = ne;
+    a.dim = g->dim;
+    a.vol = g->h[0] * (g->dim > 1 ? g->h[1] : 1) * (g->dim > 2 ? g->h[2] : 1);
+    for (int d = 0; d < 3; d++) {
+        a.n[d] = g->n[d];
+        a.own_lo[d] = s->own_lo[d];
+        a.own_hi[d] = s->own_hi[d];
+        a.offset[d] = s->dc.slo[d];
+        a.h[d] = g->h[d];
+        a.D[d] = s->D[d];
+    }
+    memcpy(a.el, el, 3 * ne * sizeof(double));
+    ecg_cells(cd->map, s->fp64, cd->state[s->m.def->vindex], cd->mask8, a, cd->ecg_acc, cd->compute);
+    CU(s, cudaGetLastError());
+    CU(s, cudaMemcpyAsync(acc, cd->ecg_acc, ne * sizeof(double), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
 static bool ensure_sample_space(sim *s, size_t n)
 {
     cuda_data *cd = data(s);
@@ -801,6 +833,7 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.track = cuda_track;
         ops.track_get = cuda_track_get;
         ops.track_free = cuda_track_free;
+        ops.ecg = cuda_ecg;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;

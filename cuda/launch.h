@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include "activation.h"
 #include "blocks.h"
+#include "ecg.h"
 #include "model.h"
 
 // The shared-memory layouts (window, tower, tblock) keep several planes of a
@@ -84,6 +85,15 @@ void import_state(const store_map &m, int fp64, const void *src, void *dst, cuda
 void track_start_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, cudaStream_t st);
 void track_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, float tp, float t, float thr,
                  float frac, cudaStream_t st);
+// Pseudo-ECG (cuda/ecg_kernels.cu, core/ecg.h) over the row-major cells of a
+// rank's stored part: n its size, own_lo/hi its owned cells, offset its first
+// cell's global index per axis; acc[e] (device) receives the sums.
+struct ecg_args {
+    int ne, dim, n[3], own_lo[3], own_hi[3], offset[3];
+    double el[3 * ECG_MAX_ELECTRODES], h[3], D[3], vol;
+};
+void ecg_cells(const store_map &m, int fp64, const void *v, const uint8_t *mask, const ecg_args &a, double *acc,
+               cudaStream_t st);
 // dst[q] = src at cells[q] (float), `absent` for cells not stored.
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
                   float *dst, float absent, cudaStream_t st);

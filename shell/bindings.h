@@ -16,6 +16,7 @@
 #define SIM_MT "cardiac.simulation"
 #define PROBE_MT "cardiac.probe"
 #define TRACKER_MT "cardiac.activation"
+#define ECG_MT "cardiac.ecg"
 
 void open_mesh(lua_State *L);
 void open_model(lua_State *L);
@@ -36,6 +37,8 @@ int sim_activation(lua_State *L);
 int sim_checkpoint(lua_State *L);
 int sim_restore(lua_State *L);
 int sim_tips(lua_State *L);        /* l_tips.c */
+int sim_ecg(lua_State *L);         /* l_ecg.c; open_ecg registers its class */
+void open_ecg(lua_State *L);
 void open_activation(lua_State *L);
 /* Pictures of one z slice (sim:png, maps:png): reads z, scale and overwrite
  * from the options at opts; writes the slice, frees field, pushes path. */

@@ -104,8 +104,8 @@ const help_entry help_entries[] = {
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
-"           add_stimulus, probe, activation, tips, output, close_output, png, checkpoint, restore,\n"
-"           benchmark, close."},
+"           add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
+"           restore, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
@@ -154,6 +154,14 @@ const help_entry help_entries[] = {
 "  or scroll-wave filaments {x, y, z, faces} (3D, centre of each filament): the phase singularities\n"
 "  of theta = atan2(b - b0, a - a0) (plaquettes around which theta winds once). centre defaults\n"
 "  to the tissue means of the two variables; give it for a reliable phase (e.g. Karma {1, 0.5})."},
+{"simulation:ecg", "sim:ecg{electrodes = {{x, y, z}, ...}, interval = ms | every = steps, name =} -> ecg\n"
+"  Samples a pseudo-ECG while the simulation runs: at each electrode (mm; up to 16) the sum over\n"
+"  tissue cells of (D grad V) . (x - x_e) / |x - x_e|^3 dV (Gima and Rudy 2002, constant factor\n"
+"  left out): positive where a wave travels towards the electrode. Computed on the backend.\n"
+"  Methods: data() -> {t = {...}, {electrode 1}, ...}, csv(file). Fields: name, electrodes, samples."},
+{"cardiac.ecg", "a pseudo-ECG of a simulation (sim:ecg). Methods: data, csv. Fields: name, electrodes, every, samples."},
+{"ecg:data", "ecg:data() -> {t = {...}, {series of electrode 1}, {series of electrode 2}, ...}"},
+{"ecg:csv", "ecg:csv(file): writes columns t_ms, e1, e2, ..."},
 {"simulation:checkpoint", "sim:checkpoint(file, {overwrite = false}) -> file: saves the whole state (each variable in its\n"
 "  own precision), time and step count in HDF5. A simulation made by the same script continues\n"
 "  from it bit for bit (sim:restore). Written under a temporary name, then renamed."},

@@ -61,7 +61,7 @@ static void index_functions(lua_State *L, int cardiac)
 {
     static const struct { const char *mt, *prefix; } classes[] = {
         {MESH_MT, "mesh"}, {MODEL_MT, "model"}, {REGION_MT, "region"}, {STIMULUS_MT, "stimulus"},
-        {SIM_MT, "simulation"}, {PROBE_MT, "probe"}, {TRACKER_MT, "activation"}};
+        {SIM_MT, "simulation"}, {PROBE_MT, "probe"}, {TRACKER_MT, "activation"}, {ECG_MT, "ecg"}};
     lua_newtable(L);
     int names = lua_gettop(L);
     lua_pushnil(L);

@@ -852,7 +852,7 @@ void open_simulation(lua_State *L)
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
         {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
         {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore},
-        {"tips", sim_tips}, {NULL, NULL}};
+        {"tips", sim_tips}, {"ecg", sim_ecg}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
     static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};
@@ -860,6 +860,7 @@ void open_simulation(lua_State *L)
     new_class(L, SIM_MT, methods, meta);
     new_class(L, PROBE_MT, pmethods, pmeta);
     open_activation(L);
+    open_ecg(L);
     lua_pushcfunction(L, sim_new);
     lua_setfield(L, -2, "simulation");
 }

@@ -6,6 +6,9 @@
 --     1e-3 ms, upstroke counts equal. fp32: activation times within dt (as
 --     tests/gpu_agreement.lua), APD within 0.5%, counts equal in at least
 --     99.9% of the cells (a cell at threshold may tip either way).
+--   * pseudo-ECG (sim:ecg) at three electrodes sampled every 5 ms: relative
+--     difference from the CPU's within 1e-9 (fp64) and 2e-3 (fp32) of the
+--     largest |value| of the electrode's trace.
 --   * checkpoints: a GPU run saved half way and continued in a new GPU
 --     simulation ends bit for bit where the uninterrupted one ends (every
 --     state variable); a checkpoint the CPU wrote continues on the GPU (fp64)
@@ -52,12 +55,19 @@ local function label(l)
   return l.blocks and ("blocks " .. l.blocks) or (l.layout or "default") .. (l.tsteps and (" " .. l.tsteps) or "")
 end
 
+-- three electrodes around the tissue: ahead of the wave, beside it, above it
+local function electrodes(dim)
+  return dim == 3 and {{12, 3.6, 2.9}, {-3, 3.6, 2.9}, {4.6, 3.6, 9}} or {{22, 7.6, 0}, {-3, 7.6, 0}, {9.4, 7.6, 5}}
+end
+
 local NSTEPS = 5000   -- 250 ms: two beats and the first repolarisation
 for _, precision in ipairs{"fp32", "fp64"} do
   for _, dim in ipairs{2, 3} do
     local cpu, mesh = make{dim = dim, backend = "cpu", precision = precision}
     local cmaps = cpu:activation{}
+    local cecg = cpu:ecg{electrodes = electrodes(dim), interval = 5}
     cpu:step(NSTEPS)
+    local ce = cecg:data()
     local cf, capd, ccount = cmaps:field("first"), cmaps:field("apd"), cmaps:field("count")
     for _, l in ipairs(layouts) do
       do
@@ -65,7 +75,15 @@ for _, precision in ipairs{"fp32", "fp64"} do
         for k, v in pairs(l) do o[k] = v end
         local g = make(o)
         local gmaps = g:activation{}
+        local gecg = g:ecg{electrodes = electrodes(dim), interval = 5}
         g:step(NSTEPS)
+        local ge = gecg:data()
+        local de = 0
+        for q = 1, 3 do
+          local big = 0
+          for r = 1, #ce[q] do big = math.max(big, math.abs(ce[q][r])) end
+          for r = 1, #ce[q] do de = math.max(de, math.abs(ce[q][r] - ge[q][r]) / big) end
+        end
         local gf, gapd, gcount = gmaps:field("first"), gmaps:field("apd"), gmaps:field("count")
         local dfirst, dapd, napd, miss, cells = 0, 0, 0, 0, 0
         for q = 1, #cf do
@@ -82,6 +100,8 @@ for _, precision in ipairs{"fp32", "fp64"} do
               "%s maps: %d activated cells, activation times within %.2g ms (tolerance %g)", name, cells, dfirst, tol)
         check(napd > cells // 2 and dapd <= (precision == "fp64" and 1e-5 or 5e-3) and miss <= cells // 1000,
               "%s maps: APD within %.2g (relative, %d cells with an APD), counts differ in %d cells", name, dapd, napd, miss)
+        check(de <= (precision == "fp64" and 1e-9 or 2e-3), "%s pseudo-ECG: %d samples x 3 electrodes within %.2g",
+              name, #ge.t, de)
         -- checkpoint half way, continue in a new simulation
         local a = make(o)
         a:step(NSTEPS // 2)
