@@ -223,10 +223,11 @@ static void cpu_track_get(sim *s, tracker *t, int field, float *dst)
 
 static void cpu_ecg(sim *s, const double *el, int ne, double *acc)
 {
-    float *v = malloc(s->lg.ncells * sizeof *v);
+    cpu_data *cd = s->bd;
+    void *v = malloc(s->lg.ncells * cd->esize);
     if (!v) { sim_fail(s, "out of memory for the pseudo-ECG"); return; }
-    cpu_get_field(s, s->m.def->vindex, v);
-    ecg_sum_host(s, v, el, ne, acc);
+    cpu_get_state(s, s->m.def->vindex, v);
+    ecg_sum_host(s, v, s->fp64, el, ne, acc);
     free(v);
 }
 

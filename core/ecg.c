@@ -4,7 +4,12 @@
 #include "ecg.h"
 #include "sim.h"
 
-void ecg_sum_host(const sim *s, const float *v, const double *el, int ne, double *acc)
+static double value(const void *v, int fp64, size_t c)
+{
+    return fp64 ? ((const double *)v)[c] : ((const float *)v)[c];
+}
+
+void ecg_sum_host(const sim *s, const void *v, int fp64, const double *el, int ne, double *acc)
 {
     const grid *g = &s->lg;
     const size_t stride[3] = {1, (size_t)g->n[0], (size_t)g->n[0] * g->n[1]};
@@ -19,8 +24,8 @@ void ecg_sum_host(const sim *s, const float *v, const double *el, int ne, double
                 double f[3] = {0, 0, 0}, x[3] = {0, 0, 0};
                 for (int a = 0; a < g->dim; a++) {
                     const int tm = p[a] > 0 && g->mask[c - stride[a]], tp = p[a] + 1 < g->n[a] && g->mask[c + stride[a]];
-                    f[a] = s->D[a] * ecg_gradient(tm ? v[c - stride[a]] : 0, v[c], tp ? v[c + stride[a]] : 0, tm, tp,
-                                                  g->h[a]);
+                    f[a] = s->D[a] * ecg_gradient(tm ? value(v, fp64, c - stride[a]) : 0, value(v, fp64, c),
+                                                  tp ? value(v, fp64, c + stride[a]) : 0, tm, tp, g->h[a]);
                     x[a] = grid_center(&s->g, a, gp[a]);
                 }
                 ecg_add_cell(f, x, vol, el, ne, acc);

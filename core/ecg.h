@@ -51,7 +51,9 @@ typedef struct ecg_leads {
 } ecg_leads;
 
 /* The sum over the owned tissue cells of a rank's stored part (lg), from a
- * row-major field v of lg (CPU backend; the CUDA backend has its own kernel). */
-void ecg_sum_host(const struct sim *s, const float *v, const double *el, int ne, double *acc);
+ * row-major field v of lg in the state's precision (double when fp64), so
+ * that fp64 runs are not rounded to float (CPU backend; the CUDA backend has
+ * its own kernel). */
+void ecg_sum_host(const struct sim *s, const void *v, int fp64, const double *el, int ne, double *acc);
 
 #endif
