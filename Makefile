@@ -1,7 +1,7 @@
 # Quick start wrapper: `make run` and `make test` install what is missing, build, and run.
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
-PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools
+PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools gnuplot-nox
 
 .PHONY: run test build deps clean bench perf-doc reproduce device-bundle
 run: build

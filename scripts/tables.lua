@@ -48,4 +48,60 @@ function T.format(rows, columns, fmt)
   return table.concat(lines, "\n")
 end
 
+--- Rows from parallel columns: tables.rows{t = d.t, V = d.V[1]} -> {{t =, V =}, ...},
+--- as many rows as the longest column (shorter ones leave gaps).
+function T.rows(columns)
+  local n
+  for _, v in pairs(columns) do n = math.max(n or 0, #v) end
+  local rows = {}
+  for q = 1, n or 0 do
+    rows[q] = {}
+    for k, v in pairs(columns) do rows[q][k] = v[q] end
+  end
+  return rows
+end
+
+local function shell_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+--- A PNG line plot of rows with gnuplot (Debian package gnuplot-nox, which
+--- `make run` and `make test` install): o.x = column, o.y = column or list of
+--- columns, o.title, o.xlabel, o.ylabel, o.style ("linespoints" | "lines" |
+--- "points"), o.key (legend place, default "bottom right"), o.size = {width,
+--- height} pixels. Rows missing a value leave a
+--- gap. Rank 0 draws under MPI. Returns path.
+function T.plot(path, rows, o)
+  assert(type(o) == "table" and o.x and o.y, "tables.plot: give {x = column, y = column(s)}")
+  if cardiac.rank ~= 0 then return path end
+  local ys = type(o.y) == "table" and o.y or {o.y}
+  local dir = path:match("^(.*)/[^/]*$")
+  if dir then os.execute(("mkdir -p %s"):format(shell_quote(dir))) end
+  local data, script = os.tmpname(), os.tmpname()
+  local f = assert(io.open(data, "w"))
+  for _, r in ipairs(rows) do
+    local vals = {cell(r[o.x]) or "NaN"}
+    for q, y in ipairs(ys) do vals[q + 1] = cell(r[y]) or "NaN" end
+    f:write(table.concat(vals, " "), "\n")
+  end
+  f:close()
+  local size = o.size or {800, 500}
+  local g = assert(io.open(script, "w"))
+  g:write(("set terminal pngcairo size %d,%d noenhanced\nset output %q\n"):format(size[1], size[2], path))
+  g:write(("set title %q\nset xlabel %q\nset ylabel %q\nset grid\nset key %s\nset datafile missing 'NaN'\n")
+    :format(o.title or "", o.xlabel or o.x, o.ylabel or (#ys == 1 and ys[1] or ""), o.key or "bottom right"))
+  local parts = {}
+  for q, y in ipairs(ys) do
+    parts[q] = ("%q using 1:%d with %s title %q"):format(data, q + 1, o.style or "linespoints", y)
+  end
+  g:write("plot ", table.concat(parts, ", "), "\n")
+  g:close()
+  local ok = os.execute(("gnuplot %s 2>/dev/null"):format(shell_quote(script)))
+  os.remove(data)
+  os.remove(script)
+  if not ok then
+    error(("tables.plot: gnuplot could not draw %s (is it installed? `make run` installs the Debian package "
+           .. "gnuplot-nox)"):format(path), 2)
+  end
+  return path
+end
+
 return T

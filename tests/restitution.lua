@@ -95,6 +95,18 @@ local last = dyn[#dyn]
 check(last.beats < 8 and last.bcl > 240, "dynamic: 2:1 block at BCL %g ms (%d beats of 8), protocol stopped", last.bcl,
       last.beats)
 
+-- the restitution curve as a picture (tables.plot, gnuplot): both protocols on one plot
+local both = {}
+for _, r in ipairs(curve) do both[#both + 1] = {di = r.di, s1s2 = r.apd} end
+for _, r in ipairs(dyn) do if r.beats == 8 then both[#both + 1] = {di = r.di, dynamic = r.apd} end end
+table.sort(both, function(a, b) return a.di < b.di end)
+local png = tables.plot("results/test_restitution.png", both, {x = "di", y = {"s1s2", "dynamic"}, style = "points",
+  title = "Mitchell-Schaeffer cell: APD90 restitution", xlabel = "DI (ms)", ylabel = "APD90 (ms)"})
+local f = io.open(png, "rb")
+local magic = f and f:read(8)
+if f then f:close() end
+check(magic == "\137PNG\r\n\26\n", "restitution curve drawn: %s", png)
+
 -- errors name the option
 local ok, e = pcall(pacing.s1s2, {sim = cell, amplitude = 0.5, s1 = 500, s2 = {300}, bcl = 3})
 check(not ok and tostring(e):find("unknown option 'bcl'", 1, true), "unknown option -> %s", tostring(e))
