@@ -35,6 +35,12 @@ local items = {
    remark = "Blocks of 2^3 are the fastest on the H100 (docs/performance.md, protocols/block_size.lua); the "
             .. "thesis' best blockDS block size on the P100 is in its fig. 5.14. The issue's goal for ORd fp64, "
             .. "under 30 s, is not reached."},
+  {name = "unat_aliev_panfilov", title = "Aliev-Panfilov on one GPU: running times and GFlop/s",
+   source = "Unat, Cai and Baden (Aliev-Panfilov on GPUs), tables 1-2, one-GPU rows", needs = "gpu",
+   script = "protocols/repro_unat_aliev_panfilov.lua", args = {},
+   remark = "The paper ran T = 1000 model time units in the iteration counts of its table 1; ours are the "
+            .. "per-step time times those counts (the step's cost does not depend on dt). Its multi-GPU rows "
+            .. "(2 and 4 C1060s, 16K^2 on 4) are not reproduced here."},
   {name = "multigpu_scaling", title = "Karma on several GPUs (strong scaling)",
    source = "Vasconcellos et al. 2020 (towerDS multi-GPU paper), scaling figure", needs = "several GPUs",
    text = "Run with `scripts/scaling.sh` on a machine with 2-4 GPUs; the last measurement (4 H200s) is in "
