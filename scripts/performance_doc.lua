@@ -7,36 +7,8 @@ local inputs = {}
 for i = 1, #arg do inputs[#inputs + 1] = arg[i] end
 if #inputs == 0 then inputs = {"docs/data/benchmark-h100.csv"} end
 
-local function parse_csv_line(line)
-  local out, pos = {}, 1
-  while pos <= #line + 1 do
-    local c = line:sub(pos, pos)
-    if c == '"' then
-      local close = line:find('"', pos + 1, true)
-      out[#out + 1] = line:sub(pos + 1, close - 1)
-      pos = close + 2
-    else
-      local comma = line:find(",", pos, true) or (#line + 1)
-      local v = line:sub(pos, comma - 1)
-      out[#out + 1] = tonumber(v) or v
-      pos = comma + 1
-    end
-  end
-  return out
-end
-
-local function read_csv(path)
-  local f = assert(io.open(path), "cannot open " .. path)
-  local header = parse_csv_line(f:read("l"))
-  local rows = {}
-  for line in f:lines() do
-    local vals, row = parse_csv_line(line), {}
-    for q, name in ipairs(header) do row[name] = vals[q] end
-    rows[#rows + 1] = row
-  end
-  f:close()
-  return rows
-end
+local tables = require "tables"
+local function read_csv(path) return assert(tables.read_csv(path)) end
 
 -- Published figures beside ours (sources cited in docs/gpu.md).
 local paper = {

@@ -5,6 +5,7 @@
 -- Parts that need a GPU are skipped without one and keep their last
 -- measurement, which the document shows with its machine and date.
 --   cardiac scripts/reproduce.lua [name ...]     (default: every item)
+local tables = require "tables"
 cardiac.quiet = true
 
 local items = {
@@ -49,36 +50,6 @@ local items = {
    source = "Altanaite 2017 (MSc thesis), sections 7.1-7.2", needs = "the calcium model",
    text = "Needs the stochastic calcium-release model (issue 6), which is not built yet."},
 }
-
-local function csv_fields(line)
-  local out, pos = {}, 1
-  while pos <= #line + 1 do
-    if line:sub(pos, pos) == '"' then
-      local close = line:find('"', pos + 1, true)
-      out[#out + 1] = line:sub(pos + 1, close - 1)
-      pos = close + 2
-    else
-      local comma = line:find(",", pos, true) or #line + 1
-      out[#out + 1] = line:sub(pos, comma - 1)
-      pos = comma + 1
-    end
-  end
-  return out
-end
-
-local function read_csv(path)
-  local f = io.open(path)
-  if not f then return nil end
-  local header = csv_fields(f:read("l"))
-  local rows = {}
-  for line in f:lines() do
-    local r, v = {}, csv_fields(line)
-    for q, k in ipairs(header) do r[k] = v[q] ~= "" and v[q] or nil end
-    rows[#rows + 1] = r
-  end
-  f:close()
-  return rows
-end
 
 local function copy(from, to)
   local a = assert(io.open(from, "rb"))
@@ -132,14 +103,14 @@ for _, it in ipairs(items) do
     doc[#doc + 1] = it.text .. "\n"
   else
     doc[#doc + 1] = ("Command: `%s`\n"):format(command(it))
-    local rows = read_csv(("docs/data/reproductions/%s.csv"):format(it.name))
+    local rows = tables.read_csv(("docs/data/reproductions/%s.csv"):format(it.name))
     if not rows or #rows == 0 then
       doc[#doc + 1] = "Not measured yet (run `make reproduce` on a machine with what it needs).\n"
     else
       doc[#doc + 1] = ("Measured on %s, %s.\n"):format(rows[1].machine or "?", rows[1].date or "?")
       doc[#doc + 1] = "| quantity | paper | ours | units | note |\n|---|---|---|---|---|"
       for _, r in ipairs(rows) do
-        local ours = tonumber(r.ours) and ("%.4g"):format(tonumber(r.ours)) or (r.ours or "")
+        local ours = type(r.ours) == "number" and ("%.4g"):format(r.ours) or (r.ours or "")
         doc[#doc + 1] = ("| %s | %s | %s | %s | %s |"):format(r.quantity or "", r.paper or "", ours, r.units or "",
                                                                r.note or "")
       end

@@ -48,6 +48,41 @@ function T.format(rows, columns, fmt)
   return table.concat(lines, "\n")
 end
 
+-- One CSV line: quoted fields kept as strings, others as numbers where they are.
+local function csv_fields(line)
+  local out, pos = {}, 1
+  while pos <= #line + 1 do
+    if line:sub(pos, pos) == '"' then
+      local close = line:find('"', pos + 1, true)
+      out[#out + 1] = line:sub(pos + 1, close - 1)
+      pos = close + 2
+    else
+      local comma = line:find(",", pos, true) or (#line + 1)
+      local v = line:sub(pos, comma - 1)
+      out[#out + 1] = tonumber(v) or v
+      pos = comma + 1
+    end
+  end
+  return out
+end
+
+--- Reads a CSV file with a header line (as T.csv writes): rows keyed by
+--- column name, numbers as numbers, empty fields as "". nil and a message
+--- when the file cannot be opened.
+function T.read_csv(path)
+  local f = io.open(path)
+  if not f then return nil, "cannot open " .. path end
+  local header = csv_fields(f:read("l") or "")
+  local rows = {}
+  for line in f:lines() do
+    local vals, row = csv_fields(line), {}
+    for q, name in ipairs(header) do row[name] = vals[q] end
+    rows[#rows + 1] = row
+  end
+  f:close()
+  return rows
+end
+
 --- Rows from parallel columns: tables.rows{t = d.t, V = d.V[1]} -> {{t =, V =}, ...},
 --- as many rows as the longest column (shorter ones leave gaps).
 function T.rows(columns)

@@ -33,13 +33,19 @@ static int field_index(lua_State *L, int idx, const char *fn)
 }
 
 /* A malloc'd whole-grid copy of map f; raises (freeing it) when the backend fails. */
+/* Fills m (whole grid) with map f; 0, or -1 with the backend's failure in s. */
+static int map_fill(sim *s, tracker *t, int f, float *m)
+{
+    char err[512];
+    if (sim_sync(s, err, sizeof err) == 0) sim_track_field(s, t, f, m);
+    return s->failed ? -1 : 0;
+}
+
 static float *map_copy(lua_State *L, sim *s, tracker *t, int f, const char *fn)
 {
     float *m = malloc(s->g.ncells * sizeof *m);
     if (!m) cardiac_error(L, "%s: out of memory copying a map of %zu cells", fn, s->g.ncells);
-    char err[512];
-    if (sim_sync(s, err, sizeof err) == 0) sim_track_field(s, t, f, m);
-    if (s->failed) { free(m); cardiac_error(L, "%s: %s", fn, s->error); }
+    if (map_fill(s, t, f, m) != 0) { free(m); cardiac_error(L, "%s: %s", fn, s->error); }
     return m;
 }
 
@@ -195,10 +201,8 @@ static int tr_write(lua_State *L)
     map_field maps[TRACK_NFIELDS];
     float *data[TRACK_NFIELDS] = {0};
     for (int f = 0; f < TRACK_NFIELDS; f++) {
-        data[f] = lua_newuserdatauv(L, s->g.ncells * sizeof(float), 0);
-        float *m = map_copy(L, s, t, f, fn);
-        memcpy(data[f], m, s->g.ncells * sizeof(float));
-        free(m);
+        data[f] = lua_newuserdatauv(L, s->g.ncells * sizeof(float), 0);   /* freed by Lua, also on errors */
+        if (map_fill(s, t, f, data[f]) != 0) cardiac_error(L, "%s: %s", fn, s->error);
         maps[f] = (map_field){track_field_names[f], track_field_units[f], data[f]};
     }
     char about[256], err[512] = "";
