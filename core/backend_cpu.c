@@ -31,6 +31,7 @@ typedef struct {
     void *var[MODEL_MAX_STATE];   /* state variable arrays, nstore each */
     void *vnext;                  /* next membrane potential (double buffer) */
     void *istim;                  /* stimulus current per cell, dV/dt */
+    void *ptab;                   /* parameter sets, MODEL_MAX_PARAM values apart (core/param_sets.h) */
     size_t esize;                 /* bytes per value: 4 or 8 */
     float *snap[MODEL_MAX_STATE]; /* output snapshot */
 } cpu_data;
@@ -59,6 +60,23 @@ static double value_at(const sim *s, const cpu_data *cd, int v, size_t c)
     return q == (size_t)-1 ? s->m.rest[v] : get_value(cd, cd->var[v], q);
 }
 
+/* The parameter sets in the state's precision, for the sweep. */
+static void cpu_params_changed(sim *s)
+{
+    cpu_data *cd = s->bd;
+    for (int L = 0; L < sim_param_sets(s); L++)
+        for (int q = 0; q < s->m.def->nparam; q++)
+            set_value(cd, cd->ptab, (size_t)L * MODEL_MAX_PARAM + q, sim_param_set(s, L)[q]);
+}
+
+/* Clamps hold tissue cells only, which are always stored. */
+static void cpu_clamp(sim *s, size_t q)
+{
+    cpu_data *cd = s->bd;
+    const clamp *c = &s->clamps[q];
+    for (size_t k = 0; k < c->when.ncells; k++) set_value(cd, cd->var[c->var], store_of(cd, c->when.cells[k]), c->value);
+}
+
 static int cpu_init(sim *s, char *err, size_t errlen)
 {
     const model_def *d = s->m.def;
@@ -80,7 +98,10 @@ static int cpu_init(sim *s, char *err, size_t errlen)
     }
     cd->vnext = malloc(N * cd->esize);
     cd->istim = calloc(N, cd->esize);
-    return cd->vnext && cd->istim ? 0 : -1;
+    cd->ptab = malloc((size_t)PARAM_SETS_MAX * MODEL_MAX_PARAM * cd->esize);
+    if (!cd->vnext || !cd->istim || !cd->ptab) return -1;
+    cpu_params_changed(s);
+    return 0;
 }
 
 static void cpu_free(sim *s)
@@ -91,6 +112,7 @@ static void cpu_free(sim *s)
     block_map_free(&cd->bm);
     free(cd->vnext);
     free(cd->istim);
+    free(cd->ptab);
     free(cd);
     s->bd = NULL;
 }
@@ -103,8 +125,8 @@ static void cpu_step(sim *s, long nsteps)
     for (long q = 0; q < nsteps && (s->bad_cell < 0 || s->dc.nranks > 1); q++) {
         const block_map *bm = cd->blocked ? &cd->bm : NULL;
         long bad = cd->esize == 8
-            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim)
-            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim);
+            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab)
+            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab);
         void *tmp = cd->var[vi];
         cd->var[vi] = cd->vnext;
         cd->vnext = tmp;
@@ -290,6 +312,8 @@ const backend_ops backend_cpu = {
     .step = cpu_step,
     .sync = cpu_sync,
     .stim_changed = cpu_stim_changed,
+    .params_changed = cpu_params_changed,
+    .clamp = cpu_clamp,
     .get_field = cpu_get_field,
     .set_field = cpu_set_field,
     .sample = cpu_sample,

@@ -9,6 +9,7 @@
 static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const real *istim, const real *p,
                               const st_cell *x)
 {
+    if (s->plabel) p += (size_t)s->plabel[x->c] * MODEL_MAX_PARAM;   /* the cell's parameter set */
     const model_def *d = s->m.def;
     const int ns = d->nstate, vi = d->vindex;
     const size_t q = x->q;
@@ -25,12 +26,12 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     return finite;
 }
 
-static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, real *vnext, const real *istim)
+/* p: the parameter sets (core/param_sets.h) in precision real, MODEL_MAX_PARAM apart. */
+static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, real *vnext, const real *istim,
+                         const real *p)
 {
     const grid *g = &s->lg;
     const model_def *d = s->m.def;
-    real p[MODEL_MAX_PARAM];
-    for (int q = 0; q < d->nparam; q++) p[q] = (real)s->m.p[q];
     const real *V = var[d->vindex];
     long bad = LONG_MAX;
 

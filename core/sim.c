@@ -51,20 +51,26 @@ static const backend_ops *find_backend(const char *name, char *err, size_t errle
     return NULL;
 }
 
-int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
+int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen)
 {
     stencil st;
     stencil_setup(&st, &s->lg, s->order, D);
     /* a phase field's limit depends on the field: take it over the whole grid,
      * which every rank holds, so that all ranks agree */
-    double lim = stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, model_rate_bound(&s->m));
+    double lim = stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, rate);
     if (s->dt > lim) {
         snprintf(err, errlen,
                  "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "
                  "and this mesh: the largest stable dt is %.6g ms", s->dt, D[0], D[1], D[2], lim);
         return -1;
     }
-    s->st = st;
+    return 0;
+}
+
+int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
+{
+    if (sim_check_dt(s, D, sim_rate_bound(s), err, errlen) != 0) return -1;
+    stencil_setup(&s->st, &s->lg, s->order, D);
     memcpy(s->D, D, sizeof s->D);
     return 0;
 }
@@ -171,6 +177,8 @@ void sim_destroy(sim *s)
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
     free(s->stim_on);
+    sim_free_clamps(s);
+    sim_free_param_sets(s);
     for (size_t q = 0; q < s->nprobes; q++) {
         free(s->probes[q]->cells);
         free(s->probes[q]->lcells);
@@ -597,6 +605,7 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
         report_bad(s, err, errlen);
         return -1;
     }
+    sim_apply_clamps(s);
     if (sim_record(s, err, errlen) != 0) return -1;
     const long start = s->nstep;
     double last_report = wall_seconds(), last_check = last_report;
@@ -607,10 +616,11 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
         /* under MPI the ranks stop together, at a checkpoint */
         if (!par_active() && interrupt && *interrupt) { rc = 1; break; }
         update_stimuli(s);
-        long n = steps_to_event(s, nsteps - (s->nstep - start));
+        long n = sim_steps_to_clamp(s, steps_to_event(s, nsteps - (s->nstep - start)));
         if (n > chunk - since_check) n = chunk - since_check;
         s->be->step(s, n);
         s->nstep += n;
+        sim_apply_clamps(s);
         since_check += n;
         if (write_pending_frame(s, err, errlen) != 0) { rc = -1; break; }
         if (since_check >= chunk || (!par_active() && s->bad_cell >= 0)) {

@@ -4,10 +4,12 @@
 #define CARDIAC_SIM_H
 #include <stddef.h>
 #include "activation.h"
+#include "clamp.h"
 #include "decomp.h"
 #include "ecg.h"
 #include "grid.h"
 #include "model.h"
+#include "param_sets.h"
 #include "stencil.h"
 #include "stimulus.h"
 #include "gpu.h"
@@ -47,6 +49,8 @@ typedef struct backend_ops {
     void (*step)(sim *s, long nsteps);                 /* queue; stimulus pattern fixed meanwhile */
     void (*sync)(sim *s);                              /* wait; sets bad_cell, fills probe rows */
     void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
+    void (*params_changed)(sim *s);                    /* m.p, psets or plabel changed (core/param_sets.h) */
+    void (*clamp)(sim *s, size_t q);                   /* queue: clamps[q].var = its value at its cells */
     void (*get_field)(sim *s, int var, float *dst);    /* lg.ncells values */
     void (*set_field)(sim *s, int var, const float *src);
     void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
@@ -97,6 +101,10 @@ struct sim {
     long nstep;                 /* steps taken; t = t0 + nstep dt */
     double t0;
     stimulus *stims; size_t nstims;
+    clamp *clamps; size_t nclamps;   /* core/clamp.h */
+    unsigned char *plabel;      /* parameter set of each stored cell (lg), or NULL: m.p everywhere */
+    param_vec *psets;           /* npsets parameter sets, set 0 = m.p (core/param_sets.h) */
+    int npsets;
     unsigned char *stim_on;     /* per stimulus: active in the current step */
     probe **probes; size_t nprobes;
     tracker **trackers; size_t ntrackers;
@@ -141,6 +149,9 @@ double sim_bytes_needed(const grid *g, const model_def *d, int fp64);
 /* Waits for queued backend work; 0, or -1 with the failure in err. */
 int sim_sync(sim *s, char *err, size_t errlen);
 
+/* Checks dt against the stability limit for D and a reaction-rate bound
+ * (1/ms); 0 or -1 with err. */
+int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen);
 /* Checks D and dt against the stability limit; 0 or -1 with err. */
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
 

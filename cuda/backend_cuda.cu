@@ -32,6 +32,9 @@ struct cuda_data {
     void *istim;
     int stim_any;
     std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
+    std::vector<size_t *> clamp_cells;    // and of each clamp's (core/clamp.h)
+    uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/param_sets.h)
+    void *ptable;                         // the sets in the state's precision, MODEL_MAX_PARAM apart
     uint16_t *flags;
     float *phi;                           // phase field in storage order, or null
     uint8_t *mask8;                       // the row-major tissue mask (pseudo-ECG), made on first use
@@ -420,6 +423,8 @@ static void cuda_free(sim *s)
         if (cd->hstage[v]) cudaFreeHost(cd->hstage[v]);
     }
     for (size_t *p : cd->stim_cells) cudaFree(p);
+    for (size_t *p : cd->clamp_cells) cudaFree(p);
+    cudaFree(cd->plabel); cudaFree(cd->ptable);
     for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi);
     cudaFree(cd->mask8); cudaFree(cd->ecg_acc);
@@ -445,7 +450,7 @@ static launch_ctx current_ctx(sim *s)
     make_view(&s->lg, n, axis_of);
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
     c.dt = s->dt;
-    c.fold = 1;
+    c.fold = !c.plabel;   // cells with sets of their own need the general kernels
     for (int q = 0; q < s->m.def->nparam; q++) {
         c.p[q] = s->m.p[q];
         c.fold &= s->m.p[q] == s->m.def->params[q].value;
@@ -562,6 +567,54 @@ static void cuda_stim_changed(sim *s)
         stimulus_scatter(cd->map, s->fp64, cd->istim, cd->stim_cells[q], s->stims[q].ncells, s->stims[q].amplitude, 1,
                          cd->compute);
     }
+    CU(s, cudaGetLastError());
+}
+
+// Regional parameters: the labels in storage order and the table of sets in
+// the state's precision, both allocated on first use; no labels (the kernels'
+// null test) when every cell uses the simulation's own parameters again.
+static void cuda_params_changed(sim *s)
+{
+    cuda_data *cd = data(s);
+    if (!s->plabel) {
+        cd->base.plabel = nullptr;
+        return;
+    }
+    char err[256];
+    if ((!cd->plabel && !dev_alloc((void **)&cd->plabel, cd->nstore, err, sizeof err)) ||
+        (!cd->ptable && !dev_alloc(&cd->ptable, (size_t)PARAM_SETS_MAX * MODEL_MAX_PARAM * cd->esize, err, sizeof err))) {
+        sim_fail(s, "regional parameters: %s", err);
+        return;
+    }
+    std::vector<uint8_t> lab = in_store_order<uint8_t>(cd, std::vector<uint8_t>(s->plabel, s->plabel + s->lg.ncells), 0);
+    std::vector<double> t64((size_t)s->npsets * MODEL_MAX_PARAM, 0.0);
+    std::vector<float> t32(t64.size(), 0.0f);
+    for (int L = 0; L < s->npsets; L++)
+        for (int q = 0; q < s->m.def->nparam; q++) {
+            t64[(size_t)L * MODEL_MAX_PARAM + q] = sim_param_set(s, L)[q];
+            t32[(size_t)L * MODEL_MAX_PARAM + q] = (float)sim_param_set(s, L)[q];
+        }
+    // the kernels queued before may still read the old tables: wait for them
+    if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
+    CU(s, cudaMemcpy(cd->plabel, lab.data(), lab.size(), cudaMemcpyHostToDevice));
+    if (s->fp64) CU(s, cudaMemcpy(cd->ptable, t64.data(), t64.size() * sizeof(double), cudaMemcpyHostToDevice));
+    else CU(s, cudaMemcpy(cd->ptable, t32.data(), t32.size() * sizeof(float), cudaMemcpyHostToDevice));
+    cd->base.plabel = cd->plabel;
+    cd->base.ptable = cd->ptable;
+}
+
+static void cuda_clamp(sim *s, size_t q)
+{
+    cuda_data *cd = data(s);
+    while (cd->clamp_cells.size() < s->nclamps) {
+        const stimulus &w = s->clamps[cd->clamp_cells.size()].when;
+        size_t *p = nullptr;
+        if (!CU(s, cudaMalloc(&p, std::max<size_t>(1, w.ncells) * sizeof(size_t)))) return;
+        CU(s, cudaMemcpy(p, w.cells, w.ncells * sizeof(size_t), cudaMemcpyHostToDevice));
+        cd->clamp_cells.push_back(p);
+    }
+    const clamp &c = s->clamps[q];
+    set_cells(cd->map, s->fp64, cd->state[c.var], cd->clamp_cells[q], c.when.ncells, c.value, cd->compute);
     CU(s, cudaGetLastError());
 }
 
@@ -819,6 +872,8 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.step = cuda_step;
         ops.sync = cuda_sync;
         ops.stim_changed = cuda_stim_changed;
+        ops.params_changed = cuda_params_changed;
+        ops.clamp = cuda_clamp;
         ops.get_field = cuda_get_field;
         ops.set_field = cuda_set_field;
         ops.sample = cuda_sample;

@@ -109,6 +109,8 @@ struct step_args {
     const T *istim;
     const uint16_t *flags;
     const float *phi;
+    const uint8_t *plabel;
+    const T *ptable;
     T coef[3];
     T dt;
     T p[M::nparam];
@@ -129,6 +131,8 @@ step_args<M, T> make_args(const launch_ctx &c)
     a.istim = (const T *)c.istim;
     a.flags = c.flags;
     a.phi = c.phi;
+    a.plabel = c.plabel;
+    a.ptable = (const T *)c.ptable;
     a.blocks = c.blocks;
     for (int d = 0; d < 3; d++) {
         a.coef[d] = (T)c.coef[d];
@@ -198,6 +202,24 @@ __device__ __forceinline__ void model_params(const step_args<M, T> &a, T *p)
 #pragma unroll
         for (int q = 0; q < M::nparam; q++) p[q] = a.p[q];
     }
+}
+
+// Tissue whose regions differ in parameters (sim:set_param with a region):
+// the cell steps with its set's row of the table. c is where the layout keeps
+// the cell's label (row-major, or storage order in blockDS). Only the
+// general variant can have labels (the backend does not fold then).
+template <class M, class T>
+__device__ __forceinline__ void params_of_set(const step_args<M, T> &a, unsigned set, T *p)
+{
+    const T *row = a.ptable + (size_t)set * MODEL_MAX_PARAM;
+#pragma unroll
+    for (int q = 0; q < M::nparam; q++) p[q] = row[q];
+}
+
+template <class M, class T>
+__device__ __forceinline__ void regional_params(const step_args<M, T> &a, size_t c, T *p)
+{
+    if (a.plabel) params_of_set(a, a.plabel[c], p);
 }
 
 #endif

@@ -43,6 +43,7 @@ __global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t n
     }
     T par[M::nparam];
     model_params<M, T, FOLD>(a, par);
+    if constexpr (!FOLD) regional_params(a, q, par);
     M::step(y, diff, stim, a.dt, par);
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];

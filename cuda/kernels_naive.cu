@@ -24,13 +24,14 @@ struct naive_cell {
     T y[M::nstate];
     T diff, stim;
     bool tissue;
+    unsigned char set;   // parameter set (general variant with regional parameters)
 };
 
 // Loads cell (i, j, k) at row-major index c: its state and stimulus first
 // (their loads then overlap the neighbours' instead of waiting behind the
 // boundary logic), then the diffusion term. Cells outside the tissue load V
 // only (the kernel copies it) when the model has many states.
-template <class M, class T, int ORDER, bool MASKED>
+template <class M, class T, int ORDER, bool MASKED, bool LABELS>
 __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, int j, int k, size_t c,
                                              naive_cell<M, T> &q)
 {
@@ -54,6 +55,9 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 #pragma unroll
     for (int v = 0; v < NS; v++) q.y[v] = a.in[v][c];
     q.stim = a.istim ? a.istim[c] : (T)0;
+    // the cell's parameter set, loaded with its state: read at the step, its
+    // latency (and then its row's) came on top of the state's (docs/gpu.md, item 9)
+    if (LABELS && a.plabel) q.set = a.plabel[c];
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
     const T v0 = q.y[VI];
@@ -90,7 +94,7 @@ __global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
     naive_cell<M, T> q[ZC];
 #pragma unroll
     for (int z = 0; z < ZC; z++)
-        if (z == 0 || k0 + z < a.hi[2]) naive_gather<M, T, ORDER, MASKED>(a, i, j, k0 + z, c0 + (size_t)z * sz, q[z]);
+        if (z == 0 || k0 + z < a.hi[2]) naive_gather<M, T, ORDER, MASKED, !FOLD>(a, i, j, k0 + z, c0 + (size_t)z * sz, q[z]);
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
 #pragma unroll
@@ -98,6 +102,8 @@ __global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
         if (z > 0 && k0 + z >= a.hi[2]) break;
         const size_t c = c0 + (size_t)z * sz;
         if (!q[z].tissue) { a.out[VI][c] = q[z].y[VI]; continue; }
+        if constexpr (!FOLD)
+            if (a.plabel) params_of_set(a, q[z].set, p);
         M::step(q[z].y, q[z].diff, q[z].stim, a.dt, p);
         check_finite<NS>(q[z].y, c, a.step0 + 1, a.bad);
 #pragma unroll

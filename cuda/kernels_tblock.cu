@@ -190,8 +190,11 @@ __global__ void __launch_bounds__(1024) k_tblock(const step_args<M, T> a, int zc
                 }
 #pragma unroll
                 for (int e = 0; e < CX; e++)
-                    if (!MASKED || tissue[e])
+                    if (!MASKED || tissue[e]) {
+                        if constexpr (!FOLD)
+                            if (in_grid[e]) regional_params(a, c + e, p);
                         M::step(y[e], diff[e], a.istim && in_grid[e] ? a.istim[c + e] : (T)0, a.dt, p);
+                    }
                 if (l == K && pz >= z0 && pz < z1) {
 #pragma unroll
                     for (int e = 0; e < CX; e++) {

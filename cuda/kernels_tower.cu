@@ -57,7 +57,10 @@ __global__ void k_tower(const step_args<M, T> a, int zc)
             for (int v = 0; v < NS; v++) y[v] = v == VI ? zq[R] : a.in[v][layer + me];
             if (!MASKED || (fl & FLAG_SELF)) {
                 const T diff = plane_diffusion<T, ORDER>(tile, idx, pitch, zq, fl, a.coef, a.n);
-                M::step(y, diff, a.istim ? a.istim[c] : (T)0, a.dt, a.p);
+                T p[M::nparam];
+                model_params<M, T, false>(a, p);
+                regional_params(a, c, p);
+                M::step(y, diff, a.istim ? a.istim[c] : (T)0, a.dt, p);
                 check_finite<NS>(y, c, a.step0 + 1, a.bad);
 #pragma unroll
                 for (int v = 0; v < NS; v++)

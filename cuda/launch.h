@@ -42,6 +42,8 @@ struct launch_ctx {
     const void *istim;                // stimulus current per cell (row-major), or null when none is on
     const uint16_t *flags;            // neighbour flags per stored cell (masked grids, blockDS), else null
     const float *phi;                 // phase field per stored cell (naive, block), or null
+    const uint8_t *plabel;            // parameter set per stored cell (core/param_sets.h), or null: p everywhere
+    const void *ptable;               // the sets, MODEL_MAX_PARAM values apart, in the state's precision
     double coef[3];                   // D/h^2 per view axis, 1/ms
     double dt;
     double p[MODEL_MAX_PARAM];
@@ -97,6 +99,8 @@ void ecg_cells(const store_map &m, int fp64, const void *v, const uint8_t *mask,
 // dst[q] = src at cells[q] (float), `absent` for cells not stored.
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
                   float *dst, float absent, cudaStream_t st);
+// State array dst (layout m) at row-major cells[q] = value (clamps; cells are stored).
+void set_cells(const store_map &m, int fp64, void *dst, const size_t *cells, size_t n, double value, cudaStream_t st);
 // dst[0 .. n) = value.
 void fill_field(int fp64, void *dst, size_t n, double value, cudaStream_t st);
 // istim at cells[q] = 0, or += amp when add (istim is row-major, or blockDS-ordered for LAYOUT_BLOCK).

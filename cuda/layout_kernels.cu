@@ -61,6 +61,28 @@ __global__ void k_stimulus(store_map m, T *istim, const size_t *cells, size_t n,
     else istim[at] = (T)0;
 }
 
+// Like k_import, for a list of cells: towers also update the x-halo copies.
+template <class T>
+__global__ void k_set_cells(store_map m, T *dst, const size_t *cells, size_t n, T value)
+{
+    size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q >= n) return;
+    const size_t c = cells[q];
+    if (m.layout != LAYOUT_TOWER) {
+        dst[stored_index(m, c)] = value;
+        return;
+    }
+    const size_t plane = (size_t)m.n[0] * m.n[1];
+    tower_store(dst, m.tower, (int)(c % m.n[0]), (int)(c % plane / m.n[0]), (int)(c / plane), m.n[2], value);
+}
+
+void set_cells(const store_map &m, int fp64, void *dst, const size_t *cells, size_t n, double value, cudaStream_t st)
+{
+    if (!n) return;
+    if (fp64) k_set_cells<<<blocks_for(n), 256, 0, st>>>(m, (double *)dst, cells, n, value);
+    else k_set_cells<<<blocks_for(n), 256, 0, st>>>(m, (float *)dst, cells, n, (float)value);
+}
+
 template <class T>
 __global__ void k_fill(T *dst, size_t n, T value)
 {

@@ -3,6 +3,7 @@
 -- maps sampled every 1 and every 10 steps; wall-clock time of sim:step over
 -- 2,000 steps after a warm-up, median of 3.
 --   cardiac protocols/activation_cost.lua [n = 256] [steps = 2000]
+local measure = require "measure"
 local n, steps = tonumber(arg[1] or 256), tonumber(arg[2] or 2000)
 cardiac.quiet = true
 local function ms_per_step(every)
@@ -10,16 +11,9 @@ local function ms_per_step(every)
                                  backend = "auto"}
   sim:set("U", 3.0, cardiac.slab{axis = "x", from = 0, to = 2})
   if every then sim:activation{every = every} end
-  sim:step(200)
-  local t = {}
-  for r = 1, 3 do
-    local t0 = cardiac.clock()
-    sim:step(steps)
-    t[r] = (cardiac.clock() - t0) * 1e3 / steps
-  end
-  table.sort(t)
+  local t = measure.ms_per_step(sim, steps)
   sim:close()
-  return t[2]
+  return t
 end
 local base = ms_per_step(nil)
 print(("%d^3 cells, %s"):format(n, (cardiac.gpu() or {name = "CPU"}).name))

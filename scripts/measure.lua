@@ -1,4 +1,5 @@
--- Measurements on probe time series (loaded with require "measure").
+-- Measurements on probe time series, and the wall-clock cost of a
+-- simulation's steps (loaded with require "measure").
 local M = {}
 
 --- First upward crossing of `threshold` in a series, linearly interpolated
@@ -53,6 +54,21 @@ function M.action_potential(t, v, ca)
     for i = 1, #ca do r.ca_min, r.ca_max = math.min(r.ca_min, ca[i]), math.max(r.ca_max, ca[i]) end
   end
   return r
+end
+
+--- Wall-clock milliseconds per step of sim:step (everything a step does:
+--- kernels, clamps, maps, probes): `warmup` steps, then the median of
+--- `repeats` runs of `steps` steps.
+function M.ms_per_step(sim, steps, repeats, warmup)
+  sim:step(warmup or 200)
+  local t = {}
+  for r = 1, repeats or 3 do
+    local t0 = cardiac.clock()
+    sim:step(steps)
+    t[r] = (cardiac.clock() - t0) * 1e3 / steps
+  end
+  table.sort(t)
+  return t[(#t + 1) // 2]
 end
 
 return M

@@ -38,6 +38,12 @@ int sim_checkpoint(lua_State *L);
 int sim_restore(lua_State *L);
 int sim_tips(lua_State *L);        /* l_tips.c */
 int sim_ecg(lua_State *L);         /* l_ecg.c; open_ecg registers its class */
+int sim_set_param(lua_State *L);   /* l_interventions.c */
+int sim_param(lua_State *L);
+int sim_param_sets_l(lua_State *L);
+int sim_clamp(lua_State *L);
+/* The state variable named at idx (V when nil); errors mention fn. */
+int sim_var_arg(lua_State *L, const struct sim *s, int idx, const char *fn);
 void open_ecg(lua_State *L);
 void open_activation(lua_State *L);
 /* Pictures of one z slice (sim:png, maps:png): reads z, scale and overwrite
@@ -51,6 +57,9 @@ model_inst *check_model(lua_State *L, int idx);
 size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, size_t **cells, const char *fn);
 /* Builds a core stimulus from the stimulus object at idx on grid g. */
 void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const char *fn);
+/* Pulse timing (duration, and times or start/period/count) from the options at
+ * idx; without duration, forever unless duration_required. */
+void read_pulses(lua_State *L, int idx, const char *fn, int duration_required, stimulus *s);
 /* Reads a 1-based cell index triple {i, j, k} or (i, j, k) arguments. */
 size_t cell_from_args(lua_State *L, int first, const grid *g, const char *fn);
 /* Reads a blockDS block size at idx for grid g: a number (cubes) or a list

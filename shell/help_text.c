@@ -104,7 +104,7 @@ const help_entry help_entries[] = {
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
-"           add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
+"           param_sets, clamp, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           restore, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
@@ -118,9 +118,20 @@ const help_entry help_entries[] = {
 "  Sets a state variable in a region (default: all tissue); initial conditions.\n"
 "  e.g. sim:set(\"U\", 3.0, cardiac.slab{axis = \"x\", from = 0, to = 1})"},
 {"simulation:set_D", "sim:set_D(D | {Dx, Dy, Dz}): changes the diffusion coefficients (mm^2/ms); checked against dt."},
-{"simulation:set_param", "sim:set_param(name, value) or sim:set_param{name = value}: changes model parameters;\n"
-"  values that would make dt unstable are refused."},
-{"simulation:param", "sim:param(name) -> current value of a model parameter in this simulation."},
+{"simulation:set_param",
+"sim:set_param(name, value [, region]) or sim:set_param({name = value, cell = preset} [, region])\n"
+"  Changes model parameters everywhere, or only in a region's tissue (ischaemic zones,\n"
+"  transmural cell types: cell = \"endo\"). Changes compose: a cell in two changed regions has\n"
+"  both. Values that would make dt unstable are refused. At most 255 distinct sets.\n"
+"  e.g. sim:set_param({ko = 8, g_na = 0.75 * 14.838}, cardiac.sphere{center = {25, 25}, radius = 5})"},
+{"simulation:param", "sim:param(name [, x, y, z]) -> a model parameter's value: the simulation's own, or at the\n"
+"  cell containing the point (mm)."},
+{"simulation:param_sets", "sim:param_sets() -> number of distinct parameter sets in the tissue (1: homogeneous)."},
+{"simulation:clamp",
+"sim:clamp{region = r, var = \"V\", value = x, start = ms, duration = ms, period =, count = | times = {...}}\n"
+"  -> count. Holds a state variable of the region's tissue at value during each pulse (timing as\n"
+"  cardiac.stimulus; without duration: from start on, for good). The value is set at every step\n"
+"  boundary in the pulse: clamped at rest the region blocks conduction, above threshold it excites."},
 {"simulation:add_stimulus", "sim:add_stimulus(stimulus): adds a stimulus (times are absolute simulation times)."},
 {"simulation:probe",
 "sim:probe{name =, cells = {{i, j, k}, ...} | points = {{x, y, z}, ...} | region = r,\n"

@@ -30,7 +30,7 @@ static void backend_check(lua_State *L, sim *s, const char *fn)
     if (s->failed) cardiac_error(L, "%s: %s (the simulation cannot continue)", fn, s->error);
 }
 
-static int var_index(lua_State *L, const sim *s, int idx, const char *fn)
+int sim_var_arg(lua_State *L, const sim *s, int idx, const char *fn)
 {
     const model_def *d = s->m.def;
     if (lua_isnoneornil(L, idx)) return d->vindex;
@@ -286,14 +286,14 @@ static int push_sample(lua_State *L, sim *s, int v, size_t c)
 static int sim_get(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, "simulation:get");
+    int v = sim_var_arg(L, s, 2, "simulation:get");
     return push_sample(L, s, v, cell_from_args(L, 3, &s->g, "simulation:get"));
 }
 
 static int sim_at(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, "simulation:at");
+    int v = sim_var_arg(L, s, 2, "simulation:at");
     double x[3] = {0, 0, 0};
     for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
     long c = grid_locate(&s->g, x);
@@ -317,7 +317,7 @@ static int sim_cell(lua_State *L)
 static int sim_field(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, "simulation:field");
+    int v = sim_var_arg(L, s, 2, "simulation:field");
     if (s->g.ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
     float *f = field_copy(L, s, v);
     lua_createtable(L, (int)s->g.ncells, 0);
@@ -332,7 +332,7 @@ static int sim_field(lua_State *L)
 static int sim_stats(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, "simulation:stats");
+    int v = sim_var_arg(L, s, 2, "simulation:stats");
     float *f = field_copy(L, s, v);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     for (size_t c = 0; c < s->g.ncells; c++) {
@@ -354,7 +354,7 @@ static int sim_set(lua_State *L)
 {
     const char *fn = "simulation:set";
     sim *s = check_sim(L, 1);
-    int v = var_index(L, s, 2, fn);
+    int v = sim_var_arg(L, s, 2, fn);
     luaL_checkany(L, 3);
     int is_fn = lua_isfunction(L, 3);
     if (!is_fn && lua_type(L, 3) != LUA_TNUMBER)
@@ -411,38 +411,6 @@ static int sim_set_D(lua_State *L)
     return 0;
 }
 
-static int sim_set_param(lua_State *L)
-{
-    sim *s = check_sim(L, 1);
-    model_inst m = s->m;
-    if (lua_istable(L, 2)) apply_params(L, 2, &m, "simulation:set_param");
-    else {
-        lua_createtable(L, 0, 1);
-        lua_pushvalue(L, 3);
-        lua_setfield(L, -2, luaL_checkstring(L, 2));
-        apply_params(L, -1, &m, "simulation:set_param");
-    }
-    /* parameters that speed up the reaction may make dt unstable: check first */
-    model_inst old = s->m;
-    char err[512];
-    s->m = m;
-    if (sim_set_diffusion(s, s->D, err, sizeof err) != 0) {
-        s->m = old;
-        return cardiac_error(L, "simulation:set_param: %s", err);
-    }
-    return 0;
-}
-
-static int sim_param(lua_State *L)
-{
-    sim *s = check_sim(L, 1);
-    const char *name = luaL_checkstring(L, 2);
-    int p = model_param_index(s->m.def, name);
-    if (p < 0) return cardiac_error(L, "simulation:param: model '%s' has no parameter '%s'", s->m.def->name, name);
-    lua_pushnumber(L, s->m.p[p]);
-    return 1;
-}
-
 static int sim_add_stimulus_l(lua_State *L)
 {
     sim *s = check_sim(L, 1);
@@ -466,7 +434,7 @@ static int read_vars(lua_State *L, sim *s, int opts, int *vars, const char *fn)
     int t = lua_gettop(L);
     for (int q = 1; q <= (int)luaL_len(L, t) && nv < MODEL_MAX_STATE; q++) {
         lua_rawgeti(L, t, q);
-        vars[nv++] = var_index(L, s, lua_gettop(L), fn);
+        vars[nv++] = sim_var_arg(L, s, lua_gettop(L), fn);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -697,7 +665,7 @@ static int sim_png(lua_State *L)
     args_table(L, 3, fn);
     args_known_keys(L, 3, fn, keys);
     int v = s->m.def->vindex;
-    if (args_field(L, 3, "var")) { v = var_index(L, s, lua_gettop(L), fn); lua_pop(L, 1); }
+    if (args_field(L, 3, "var")) { v = sim_var_arg(L, s, lua_gettop(L), fn); lua_pop(L, 1); }
     int is_v = v == s->m.def->vindex;
     double lo = args_number(L, 3, fn, "min", is_v ? s->m.def->vmin : 0, !is_v);
     double hi = args_number(L, 3, fn, "max", is_v ? s->m.def->vmax : 1, !is_v);
@@ -718,7 +686,7 @@ static int sim_diff(lua_State *L)
     if (a->g.ncells != b->g.ncells || a->g.n[0] != b->g.n[0] || a->g.n[1] != b->g.n[1])
         return cardiac_error(L, "%s: the two simulations have different meshes", fn);
     if (a->m.def != b->m.def) return cardiac_error(L, "%s: the two simulations run different models", fn);
-    int v = var_index(L, a, 3, fn);
+    int v = sim_var_arg(L, a, 3, fn);
     float *fa = field_copy(L, a, v), *fb = malloc(b->g.ncells * sizeof *fb);
     if (!fb) { free(fa); return cardiac_error(L, "%s: out of memory", fn); }
     sim_get_field(b, v, fb);
@@ -848,7 +816,8 @@ void open_simulation(lua_State *L)
     static const luaL_Reg methods[] = {
         {"step", sim_step}, {"run", sim_run}, {"get", sim_get}, {"at", sim_at}, {"cell", sim_cell},
         {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
-        {"set_param", sim_set_param}, {"param", sim_param}, {"add_stimulus", sim_add_stimulus_l},
+        {"set_param", sim_set_param}, {"param", sim_param}, {"param_sets", sim_param_sets_l},
+        {"clamp", sim_clamp}, {"add_stimulus", sim_add_stimulus_l},
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
         {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
         {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore},

@@ -1,5 +1,6 @@
 /* cardiac.stimulus: a region, an amplitude and pulse timing (train or list). */
 #include <lauxlib.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
@@ -10,6 +11,49 @@ typedef struct {
 } lstim;
 
 static lstim *check_stim(lua_State *L, int idx) { return luaL_checkudata(L, idx, STIMULUS_MT); }
+
+/* Pulse timing from the options at idx into s: `duration` (required, or
+ * forever when not given and not duration_required) and either `times` or
+ * `start`, `period`, `count`. */
+void read_pulses(lua_State *L, int idx, const char *fn, int duration_required, stimulus *s)
+{
+    idx = lua_absindex(L, idx);
+    s->duration = duration_required ? args_positive(L, idx, fn, "duration", 0, 1)
+                                   : args_positive(L, idx, fn, "duration", HUGE_VAL, 0);
+    int has_times = args_field(L, idx, "times");
+    if (has_times) {
+        lua_pop(L, 1);
+        if (args_field(L, idx, "start") || args_field(L, idx, "period") || args_field(L, idx, "count"))
+            cardiac_error(L, "%s: give either 'times' or 'start'/'period'/'count', not both", fn);
+        lua_getfield(L, idx, "times");
+        if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'times' must be a list of pulse start times (ms)", fn);
+        size_t n = (size_t)luaL_len(L, -1);
+        if (n == 0) cardiac_error(L, "%s: 'times' is empty", fn);
+        s->times = malloc(n * sizeof *s->times);
+        s->ntimes = n;
+        for (size_t q = 0; q < n; q++) {
+            if (lua_rawgeti(L, -1, (lua_Integer)q + 1) != LUA_TNUMBER) {
+                free(s->times);
+                cardiac_error(L, "%s: 'times'[%d] must be a number", fn, (int)q + 1);
+            }
+            s->times[q] = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (s->times[q] < 0 || (q && s->times[q] < s->times[q - 1] + s->duration)) {
+                free(s->times);
+                cardiac_error(L, "%s: 'times' must be increasing, non-negative and pulses must not overlap "
+                              "(entry %d)", fn, (int)q + 1);
+            }
+        }
+        lua_pop(L, 1);
+    } else {
+        s->start = args_number(L, idx, fn, "start", 0, 0);
+        if (s->start < 0) cardiac_error(L, "%s: 'start' must be non-negative, got %g", fn, s->start);
+        s->count = args_integer(L, idx, fn, "count", 1, 0, 1);
+        s->period = s->count > 1 ? args_positive(L, idx, fn, "period", 0, 1) : args_number(L, idx, fn, "period", 0, 0);
+        if (s->count > 1 && s->period < s->duration)
+            cardiac_error(L, "%s: 'period' (%g ms) is shorter than 'duration' (%g ms)", fn, s->period, s->duration);
+    }
+}
 
 static int stim_new(lua_State *L)
 {
@@ -24,40 +68,7 @@ static int stim_new(lua_State *L)
     int reg = lua_gettop(L);
     stimulus s = {0};
     s.amplitude = args_number(L, 1, fn, "amplitude", 0, 1);
-    s.duration = args_positive(L, 1, fn, "duration", 0, 1);
-    int has_times = args_field(L, 1, "times");
-    if (has_times) {
-        lua_pop(L, 1);
-        if (args_field(L, 1, "start") || args_field(L, 1, "period") || args_field(L, 1, "count"))
-            cardiac_error(L, "%s: give either 'times' or 'start'/'period'/'count', not both", fn);
-        lua_getfield(L, 1, "times");
-        if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'times' must be a list of pulse start times (ms)", fn);
-        size_t n = (size_t)luaL_len(L, -1);
-        if (n == 0) cardiac_error(L, "%s: 'times' is empty", fn);
-        s.times = malloc(n * sizeof *s.times);
-        s.ntimes = n;
-        for (size_t q = 0; q < n; q++) {
-            if (lua_rawgeti(L, -1, (lua_Integer)q + 1) != LUA_TNUMBER) {
-                free(s.times);
-                cardiac_error(L, "%s: 'times'[%d] must be a number", fn, (int)q + 1);
-            }
-            s.times[q] = lua_tonumber(L, -1);
-            lua_pop(L, 1);
-            if (s.times[q] < 0 || (q && s.times[q] < s.times[q - 1] + s.duration)) {
-                free(s.times);
-                cardiac_error(L, "%s: 'times' must be increasing, non-negative and pulses must not overlap "
-                              "(entry %d)", fn, (int)q + 1);
-            }
-        }
-        lua_pop(L, 1);
-    } else {
-        s.start = args_number(L, 1, fn, "start", 0, 0);
-        if (s.start < 0) cardiac_error(L, "%s: 'start' must be non-negative, got %g", fn, s.start);
-        s.count = args_integer(L, 1, fn, "count", 1, 0, 1);
-        s.period = s.count > 1 ? args_positive(L, 1, fn, "period", 0, 1) : args_number(L, 1, fn, "period", 0, 0);
-        if (s.count > 1 && s.period < s.duration)
-            cardiac_error(L, "%s: 'period' (%g ms) is shorter than 'duration' (%g ms)", fn, s.period, s.duration);
-    }
+    read_pulses(L, 1, fn, 1, &s);
     lstim *st = lua_newuserdatauv(L, sizeof *st, 1);
     st->s = s;
     luaL_setmetatable(L, STIMULUS_MT);

@@ -2,7 +2,9 @@
 -- order and GPU layout, on grids whose sizes are not multiples of any block
 -- size, with and without a tissue mask, with stimuli that switch on and off
 -- during the run and probes sampled every step, with default parameters and
--- with changed ones (karma*). Compared after 1,500 steps:
+-- with changed ones (karma*), and with interventions (+r: parameters changed
+-- in overlapping regions, transmural cell types by region, clamps of V and of
+-- a second state). Compared after 1,500 steps:
 --   * activation times (first upward crossing of the model's activation
 --     threshold, interpolated) at the probed cells: equal within dt;
 --   * the final membrane potential over the whole tissue: max |GPU - CPU|
@@ -55,6 +57,24 @@ local cases = {
   -- parameters off their defaults: the kernels that fold the default
   -- parameters into their code (docs/gpu.md) run their general variant
   {model = "karma", params = {xm = 9.5, eps = 0.012}, dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3},
+  -- interventions: per-cell parameter sets (every layout reads its labels)
+  -- and clamps (towers also update their x-halo copies)
+  {model = "karma", dt = 0.05, D = 0.1, vrange = 4, thr = 1.0, amp = 3, tag = "+r", regions = function(sim, spec, states)
+    local mid = {spec.n[1] * spec.dx / 2, spec.n[2] * spec.dx / 2, spec.n[3] and spec.n[3] * spec.dx / 2}
+    sim:set_param({eps = 0.012, xm = 9.5}, cardiac.slab{axis = "x", from = 3, to = 6})
+    sim:set_param("gamma", 1.6, cardiac.sphere{center = mid, radius = 2.5})
+    local side = {2, mid[2], mid[3]}   -- off the masked meshes' hole
+    sim:clamp{region = cardiac.sphere{center = side, radius = 1}, var = states[1], value = 0, start = 20, duration = 15}
+    sim:clamp{region = cardiac.slab{axis = "y", from = 0, to = 1}, var = states[2], value = 0.4, start = 2, duration = 6}
+  end},
+  {model = "tentusscher_2006", params = {cell = "M"}, dt = 0.02, D = 0.154, vrange = 130, thr = -40, amp = 80,
+   layouts = {naive = true, block = true}, meshes = {["2D 75x61 masked"] = true}, tag = "+r",
+   regions = function(sim, spec, states)
+    sim:set_param({cell = "endo"}, cardiac.slab{axis = "x", from = 0, to = 6})
+    sim:set_param({cell = "epi", g_na = 10}, cardiac.slab{axis = "x", from = 12, to = 19})
+    sim:clamp{region = cardiac.sphere{center = {15, 3}, radius = 1}, var = states[1], value = -20, start = 20,
+              duration = 3}
+  end},
 }
 local layouts = {
   {layout = "naive"}, {layout = "window"}, {layout = "tower"},
@@ -126,6 +146,11 @@ local function run(spec, mesh, case, opts)
   local centre = {2, spec.n[2] * spec.dx - 2, spec.n[3] and 1}
   sim:add_stimulus(cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 1.2},
                                     amplitude = amp, start = 11.3, duration = 0.7})
+  if case.regions then
+    local states = {}
+    for q, s in ipairs(model:states()) do states[q] = s.name end
+    case.regions(sim, spec, states)
+  end
   local pr = sim:probe{cells = probe_cells(spec), vars = {vname}, every = 1}
   sim:step(NSTEPS)
   return sim, activation_times(pr:data(), vname, thr)
@@ -156,7 +181,7 @@ for _, spec in ipairs(meshes) do
             elseif tcpu[c] then dtmax = math.max(dtmax, math.abs(tcpu[c] - tgpu[c])) end
           end
           local tol = (precision == "fp32" and (case.tol32 or 2e-3) or 1e-9) * case.vrange
-          local name = case.model:sub(1, 7) .. (case.params and "*" or "")
+          local name = case.model:sub(1, 7) .. (case.params and "*" or "") .. (case.tag or "")
           local label = ("%-8s %s %s order %d %-8s K=%s"):format(name, spec.name, precision, stencil,
                                                                  lay.layout .. (lay.blocks or ""), lay.tsteps or "-")
           check(same and dtmax <= case.dt and maxdiff <= tol,

@@ -29,12 +29,18 @@ else
 end
 local model = cardiac.model("karma")
 local function make()
-  return cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
+  local s = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
     stencil = order,
     stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
                                 amplitude = 8, duration = 1, start = 0},
                cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,
                                 start = 3}}}
+  -- regional parameters and a clamp whose regions cross the rank borders
+  s:set_param({eps = 0.02, xm = 8}, cardiac.slab{axis = "x", from = 1.5, to = 4})
+  s:set_param("gamma", 1.6, cardiac.sphere{center = centre, radius = 1.8})
+  s:clamp{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 2, to = 2.6}, var = "U", value = 0.1,
+          start = 1, duration = 2}
+  return s
 end
 local sim = make()
 sim:set("v", 0.2, cardiac.slab{axis = "x", from = 0, to = 2})
@@ -62,6 +68,6 @@ for q = 1, #f do sum = sum + f[q] end
 local probe = sim:get("U", table.unpack(line[#line // 2]))
 local _, umax = sim:stats("U")
 local a_lo, a_hi, a_mean, a_n = act:stats("first")
-print(("ranks %d  decomp %s  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  restored diff %g")
-  :format(cardiac.ranks, split, sum, umax, probe, a_lo, a_hi, a_mean, a_n, dmax))
+print(("ranks %d  decomp %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  restored diff %g")
+  :format(cardiac.ranks, split, sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, dmax))
 sim:close()
