@@ -114,7 +114,7 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
     unsigned char touched[256];
     sets_used(s, cells, n, touched);
     /* the new table: the current sets, then each changed set's replacement */
-    param_vec *t = malloc(2 * PARAM_SETS_MAX * sizeof *t);
+    param_vec *t = malloc(PARAM_SETS_MAX * sizeof *t);
     unsigned char remap[256];
     if (!t) {
         snprintf(err, errlen, "out of memory for parameter sets");
