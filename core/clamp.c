@@ -8,14 +8,7 @@
  * single-process run does, whatever the order of exchange and clamp. */
 void sim_add_clamp(sim *s, stimulus *when, int var, double value)
 {
-    size_t n = 0;
-    for (size_t q = 0; q < when->ncells; q++) {
-        int i, j, k;
-        grid_ijk(&s->g, when->cells[q], &i, &j, &k);
-        long l = decomp_local_index(&s->dc, i, j, k);
-        if (l >= 0) when->cells[n++] = (size_t)l;
-    }
-    when->ncells = n;
+    when->ncells = sim_keep_local(s, when->cells, when->ncells);
     s->clamps = realloc(s->clamps, (s->nclamps + 1) * sizeof *s->clamps);
     clamp *c = &s->clamps[s->nclamps++];
     c->when = *when;

@@ -14,9 +14,7 @@ const double *sim_param_set(const sim *s, int L) { return L == 0 || !s->plabel ?
 
 int sim_param_label(const sim *s, size_t c)
 {
-    int i, j, k;
-    grid_ijk(&s->g, c, &i, &j, &k);
-    long l = decomp_local_index(&s->dc, i, j, k);
+    long l = sim_local_index(s, c);
     if (l < 0) return -1;
     return s->plabel ? s->plabel[l] : 0;
 }
@@ -165,9 +163,7 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
         memcpy(s->psets, t, (size_t)nt * sizeof *t);
         s->npsets = nt;
         for (size_t q = 0; cells && q < n; q++) {
-            int i, j, k;
-            grid_ijk(&s->g, cells[q], &i, &j, &k);
-            long l = decomp_local_index(&s->dc, i, j, k);
+            long l = sim_local_index(s, cells[q]);
             if (l >= 0) s->plabel[l] = remap[s->plabel[l]];
         }
         compact(s);

@@ -194,7 +194,7 @@ void sim_destroy(sim *s)
 }
 
 /* Global cell c as a local index of the stored cells, -1 when not stored. */
-static long local_of(const sim *s, size_t c)
+long sim_local_index(const sim *s, size_t c)
 {
     int i, j, k;
     grid_ijk(&s->g, c, &i, &j, &k);
@@ -210,14 +210,19 @@ static int owned(const sim *s, size_t c)
 
 /* The stimulus keeps the stored cells among its cells, as local indices
  * (ghost cells too, so that any layout may step them). */
+size_t sim_keep_local(const sim *s, size_t *cells, size_t n)
+{
+    size_t m = 0;
+    for (size_t q = 0; q < n; q++) {
+        long l = sim_local_index(s, cells[q]);
+        if (l >= 0) cells[m++] = (size_t)l;
+    }
+    return m;
+}
+
 void sim_add_stimulus(sim *s, stimulus *st)
 {
-    size_t n = 0;
-    for (size_t q = 0; q < st->ncells; q++) {
-        long l = local_of(s, st->cells[q]);
-        if (l >= 0) st->cells[n++] = (size_t)l;
-    }
-    st->ncells = n;
+    st->ncells = sim_keep_local(s, st->cells, st->ncells);
     s->stims = realloc(s->stims, (s->nstims + 1) * sizeof *s->stims);
     s->stim_on = realloc(s->stim_on, s->nstims + 1);
     s->stims[s->nstims] = *st;
@@ -235,7 +240,7 @@ probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
     memcpy(p->cells, cells, n * sizeof *cells);
     p->ncells = n;
     p->lcells = malloc((n ? n : 1) * sizeof *p->lcells);
-    for (size_t q = 0; q < n; q++) p->lcells[q] = owned(s, cells[q]) ? local_of(s, cells[q]) : -1;
+    for (size_t q = 0; q < n; q++) p->lcells[q] = owned(s, cells[q]) ? sim_local_index(s, cells[q]) : -1;
     memcpy(p->vars, vars, nvars * sizeof *vars);
     p->nvars = nvars;
     p->every = every;
@@ -463,7 +468,7 @@ void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
     float *val = malloc((n ? n : 1) * sizeof *val);
     if (!loc || !val) { free(loc); free(val); sim_fail(s, "out of memory sampling cells"); return; }
     for (size_t q = 0; q < n; q++)
-        if (owned(s, cells[q])) loc[m++] = (size_t)local_of(s, cells[q]);
+        if (owned(s, cells[q])) loc[m++] = (size_t)sim_local_index(s, cells[q]);
     s->be->sample(s, var, loc, m, val);
     m = 0;
     for (size_t q = 0; q < n; q++) dst[q] = owned(s, cells[q]) ? val[m++] : 0.0f;

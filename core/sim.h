@@ -155,6 +155,11 @@ int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t
 /* Checks D and dt against the stability limit; 0 or -1 with err. */
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
 
+/* Local index (in lg) of global cell c, or -1 when this rank does not store it. */
+long sim_local_index(const sim *s, size_t c);
+/* Keeps the stored cells among global cells[0..n), as local indices, in
+ * order; returns how many. */
+size_t sim_keep_local(const sim *s, size_t *cells, size_t n);
 /* Takes ownership of the stimulus. */
 void sim_add_stimulus(sim *s, stimulus *st);
 probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,

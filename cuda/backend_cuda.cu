@@ -587,18 +587,18 @@ static void cuda_params_changed(sim *s)
         return;
     }
     std::vector<uint8_t> lab = in_store_order<uint8_t>(cd, std::vector<uint8_t>(s->plabel, s->plabel + s->lg.ncells), 0);
-    std::vector<double> t64((size_t)s->npsets * MODEL_MAX_PARAM, 0.0);
-    std::vector<float> t32(t64.size(), 0.0f);
+    std::vector<unsigned char> tab((size_t)s->npsets * MODEL_MAX_PARAM * cd->esize, 0);
     for (int L = 0; L < s->npsets; L++)
         for (int q = 0; q < s->m.def->nparam; q++) {
-            t64[(size_t)L * MODEL_MAX_PARAM + q] = sim_param_set(s, L)[q];
-            t32[(size_t)L * MODEL_MAX_PARAM + q] = (float)sim_param_set(s, L)[q];
+            const size_t at = (size_t)L * MODEL_MAX_PARAM + q;
+            const double v = sim_param_set(s, L)[q];
+            if (s->fp64) ((double *)tab.data())[at] = v;
+            else ((float *)tab.data())[at] = (float)v;
         }
     // the kernels queued before may still read the old tables: wait for them
     if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
     CU(s, cudaMemcpy(cd->plabel, lab.data(), lab.size(), cudaMemcpyHostToDevice));
-    if (s->fp64) CU(s, cudaMemcpy(cd->ptable, t64.data(), t64.size() * sizeof(double), cudaMemcpyHostToDevice));
-    else CU(s, cudaMemcpy(cd->ptable, t32.data(), t32.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CU(s, cudaMemcpy(cd->ptable, tab.data(), tab.size(), cudaMemcpyHostToDevice));
     cd->base.plabel = cd->plabel;
     cd->base.ptable = cd->ptable;
 }
