@@ -1,0 +1,142 @@
+/* The binomial sampler of core/binomial.h against the exact binomial
+ * distribution: chi-square goodness of fit over the channel counts the
+ * calcium model draws (n = 15 L-type channels, n = 100 RyRs) at small,
+ * middling and large p; the rate of rare events (a resting RyR: n p = 1e-4
+ * per draw) against n p; and the two-way split of a state (thesis eq. 2.24)
+ * against the multinomial means. Draws come from the model's own generator
+ * (core/rng.h) with fixed seeds, so the test gives the same numbers every run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "binomial.h"
+#include "check.h"
+#include "rng.h"
+
+/* exact P(X = k) for X ~ B(n, p), in long double */
+static long double pmf(int n, double p, int k)
+{
+    long double lc = lgammal(n + 1.0L) - lgammal(k + 1.0L) - lgammal(n - k + 1.0L);
+    return expl(lc + k * logl((long double)p) + (n - k) * log1pl(-(long double)p));
+}
+
+/* The 0.999 quantile of chi-square with df degrees of freedom (Wilson-Hilferty). */
+static double chi2_crit(int df)
+{
+    const double z = 3.090, a = 2.0 / (9.0 * df);
+    return df * pow(1 - a + z * sqrt(a), 3);
+}
+
+static uint32_t word(uint32_t seed, uint64_t i)
+{
+    return rng_draw(seed, 7, i >> 2, 0).v[i & 3];
+}
+
+/* Chi-square over bins of expected count >= 5 (tails pooled). */
+static void goodness_of_fit(int n, double p, long N, uint32_t seed)
+{
+    long *hist = calloc((size_t)n + 1, sizeof *hist);
+    double sum = 0;
+    for (long i = 0; i < N; i += 4) {
+        rng_block b = rng_draw(seed, 3, (uint64_t)i, 0);
+        for (int q = 0; q < 4; q++) {
+            int k = binomial_draw(n, p, b.v[q]);
+            hist[k]++;
+            sum += k;
+        }
+    }
+    double chi2 = 0, obs = 0, exp_ = 0;
+    int df = -1;
+    for (int k = 0; k <= n; k++) {
+        obs += hist[k];
+        exp_ += (double)(N * pmf(n, p, k));
+        /* close a bin once it expects 5, or at the end */
+        double rest = 0;
+        for (int j = k + 1; j <= n; j++) rest += (double)(N * pmf(n, p, j));
+        if ((exp_ >= 5 && rest >= 5) || k == n) {
+            chi2 += (obs - exp_) * (obs - exp_) / exp_;
+            df++;
+            obs = exp_ = 0;
+        }
+    }
+    const double mean = sum / N, sd = sqrt(n * p * (1 - p) / N);
+    char what[96];
+    snprintf(what, sizeof what, "B(%d, %g): mean of %ld draws", n, p, N);
+    CHECK_NEAR(mean, n * p, 4.5 * sd + 1e-12, what);
+    if (df >= 1) {
+        const double crit = chi2_crit(df);
+        printf("  B(%d, %g): chi^2 = %.1f over %d degrees of freedom (0.999 quantile %.1f)\n", n, p, chi2, df, crit);
+        CHECK(chi2 < crit, "B(%d, %g): chi^2 %.1f >= %.1f (df %d)", n, p, chi2, crit, df);
+    }
+    free(hist);
+}
+
+/* Rare events: the resting RyR opening (k dt = 1e-6, 100 channels) must occur
+ * at rate n p, although 1 - (1-p)^n is far below double's epsilon of 1. */
+static void rare_events(void)
+{
+    const int n = 100;
+    const double p = 1e-6;
+    const long N = 20000000;
+    long events = 0, channels = 0;
+    for (long i = 0; i < N; i++) {
+        int k = binomial_draw(n, p, word(11, (uint64_t)i));
+        events += k > 0;
+        channels += k;
+    }
+    const double expect = N * binomial_any(n, p), sd = sqrt(expect);
+    CHECK_NEAR((double)events, expect, 4.5 * sd, "rare events: draws with k > 0 in 2e7 (n p = 1e-4)");
+    CHECK_NEAR((double)channels, N * n * p, 4.5 * sqrt(N * n * p), "rare events: channels that moved");
+    CHECK_NEAR(binomial_any(n, p), -expm1(n * log1p(-p)), 1e-18, "1 - (1-p)^n without cancellation");
+    CHECK_NEAR(binomial_any(100, 0.5), 1 - pow(0.5, 100), 1e-15, "1 - (1-p)^n at p = 1/2");
+}
+
+/* Two exclusive transitions out of one state: E[k1] = n p1, E[k2] = n p2. */
+static void split_means(void)
+{
+    const int n = 100;
+    const double p1 = 0.15, p2 = 0.02;
+    const long N = 1000000;
+    double s1 = 0, s2 = 0, s12 = 0;
+    for (long i = 0; i < N; i++) {
+        rng_block b = rng_draw(5, 9, (uint64_t)i, 0);
+        int k1, k2;
+        binomial_split(n, p1, p2, b.v[0], b.v[1], &k1, &k2);
+        s1 += k1; s2 += k2; s12 += (double)k1 * k2;
+    }
+    s1 /= N; s2 /= N; s12 /= N;
+    CHECK_NEAR(s1, n * p1, 4.5 * sqrt(n * p1 * (1 - p1) / N), "split: mean of the first count");
+    CHECK_NEAR(s2, n * p2, 4.5 * sqrt(n * p2 * (1 - p2) / N), "split: mean of the second count");
+    /* multinomial covariance -n p1 p2 */
+    CHECK_NEAR(s12 - s1 * s2, -n * p1 * p2, 0.02, "split: covariance -n p1 p2");
+}
+
+static void edge_cases(void)
+{
+    CHECK(binomial_draw(100, 0, 0) == 0 && binomial_draw(100, 0, 0xffffffffu) == 0, "p = 0 gives 0");
+    CHECK(binomial_draw(100, 1, 0) == 100 && binomial_draw(100, 1.5, 7) == 100, "p >= 1 gives n");
+    CHECK(binomial_draw(0, 0.5, 123) == 0, "n = 0 gives 0");
+    CHECK(binomial_draw(15, NAN, 123) == 0, "p = NaN gives 0");
+    int lo = 100, hi = 0;
+    for (uint32_t x = 0; x < 64; x++) {
+        /* small words invert the far tail of the survival function: large k */
+        int a = binomial_draw(100, 0.5, 0xffffffffu - x), b = binomial_draw(100, 0.5, x);
+        if (a < lo) lo = a;
+        if (b > hi) hi = b;
+    }
+    CHECK(lo >= 0 && hi <= 100 && lo < 30 && hi > 70, "extreme words stay in [0, n] and reach the tails (%d, %d)", lo, hi);
+}
+
+int main(void)
+{
+    goodness_of_fit(15, 0.3, 1000000, 1);      /* L-type channels during the plateau */
+    goodness_of_fit(15, 0.002, 1000000, 2);    /* L-type channels near rest */
+    goodness_of_fit(100, 0.5, 1000000, 3);
+    goodness_of_fit(100, 0.97, 1000000, 4);    /* p > 1/2: the mirrored tail */
+    goodness_of_fit(100, 0.025, 1000000, 5);   /* RyR closing, 0.5/ms x 0.05 ms */
+    goodness_of_fit(100, 0.0003, 4000000, 6);
+    goodness_of_fit(3, 0.5, 400000, 7);
+    rare_events();
+    split_means();
+    edge_cases();
+    return check_summary();
+}
