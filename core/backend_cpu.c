@@ -124,6 +124,7 @@ static void cpu_step(sim *s, long nsteps)
     /* split over ranks, every rank takes every step (the exchange pairs them up) */
     for (long q = 0; q < nsteps && (s->bad_cell < 0 || s->dc.nranks > 1); q++) {
         const block_map *bm = cd->blocked ? &cd->bm : NULL;
+        if (s->ms) multiscale_cpu_step(s, cd->var, cd->ptab, s->nstep + q);
         long bad = cd->esize == 8
             ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab)
             : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab);

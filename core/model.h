@@ -62,6 +62,8 @@ typedef struct model_def {
     int npresets;
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
+    int multiscale;         /* has calcium release units, which the dyad stage
+                               (core/multiscale.h) steps before each cell step */
 } model_def;
 
 /* A model with concrete parameter values. */

@@ -123,6 +123,19 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
         memcpy(t[L], sim_param_set(s, L), sizeof(param_vec));
         remap[L] = (unsigned char)L;
     }
+    /* a multiscale model's dyad count and seed shape its storage and its random
+     * numbers: fixed when the simulation is created */
+    for (int L = 0; L < nsets && s->m.def->multiscale; L++) {
+        if (!touched[L]) continue;
+        const double *was = sim_param_set(s, L);
+        for (int q = GR_DYADS; q <= GR_SEED; q++)
+            if (next[L][q] != was[q]) {
+                free(t);
+                snprintf(err, errlen, "%s is fixed when the simulation is created (%s = %g); set it on the model "
+                         "before cardiac.simulation", s->m.def->params[q].name, s->m.def->params[q].name, was[q]);
+                return -1;
+            }
+    }
     double rate = 0;
     for (int L = 0; L < nsets; L++) {
         if (!touched[L]) continue;

@@ -3,3 +3,4 @@
 #include "integrators.h"
 #include "stencil_rule.h"
 #include "models/all.h"
+#include "dyads.h"

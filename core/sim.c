@@ -127,6 +127,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         return NULL;
     }
     double need = sim_bytes_needed(&s->lg, m->def, cfg->fp64);
+    if (m->def->multiscale) need += multiscale_bytes(s->lg.ntissue, (int)m->p[GR_DYADS], cfg->fp64);
     size_t avail = host_memory_available();
     if (be == &backend_cpu && avail && need > (double)avail) {
         char a[32], b[32];
@@ -158,6 +159,11 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         sim_destroy(s);
         return NULL;
     }
+    if (multiscale_create(s, err, errlen) != 0) {
+        if (!err[0]) snprintf(err, errlen, "out of memory allocating the calcium release units");
+        sim_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -173,6 +179,7 @@ void sim_destroy(sim *s)
     free(s->trackers);
     for (size_t q = 0; q < s->necgs; q++) { free(s->ecgs[q]->t); free(s->ecgs[q]->phi); free(s->ecgs[q]); }
     free(s->ecgs);
+    multiscale_free(s);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);

@@ -9,6 +9,7 @@
 #include "ecg.h"
 #include "grid.h"
 #include "model.h"
+#include "multiscale.h"
 #include "param_sets.h"
 #include "stencil.h"
 #include "stimulus.h"
@@ -102,6 +103,7 @@ struct sim {
     double t0;
     stimulus *stims; size_t nstims;
     clamp *clamps; size_t nclamps;   /* core/clamp.h */
+    multiscale *ms;             /* calcium release units of multiscale models (core/multiscale.h), or NULL */
     unsigned char *plabel;      /* parameter set of each stored cell (lg), or NULL: m.p everywhere */
     param_vec *psets;           /* npsets parameter sets, set 0 = m.p (core/param_sets.h) */
     int npsets;

@@ -42,6 +42,7 @@ int sim_set_param(lua_State *L);   /* l_interventions.c */
 int sim_param(lua_State *L);
 int sim_param_sets_l(lua_State *L);
 int sim_clamp(lua_State *L);
+int sim_clamp_ryr(lua_State *L);
 /* The state variable named at idx (V when nil); errors mention fn. */
 int sim_var_arg(lua_State *L, const struct sim *s, int idx, const char *fn);
 void open_ecg(lua_State *L);

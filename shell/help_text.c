@@ -104,7 +104,7 @@ const help_entry help_entries[] = {
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
-"           param_sets, clamp, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
+"           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           restore, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
@@ -132,6 +132,10 @@ const help_entry help_entries[] = {
 "  -> count. Holds a state variable of the region's tissue at value during each pulse (timing as\n"
 "  cardiac.stimulus; without duration: from start on, for good). The value is set at every step\n"
 "  boundary in the pulse: clamped at rest the region blocks conduction, above threshold it excites."},
+{"simulation:clamp_ryr",
+"sim:clamp_ryr{region = r, state = \"open\" | \"closed\", start = ms, duration = ms, period =, count = |\n"
+"  times = {...}} -> count. Models with calcium release units (gaur_rudy): holds every RyR of the\n"
+"  region's cells open (O1) or closed (C1) during each pulse (without duration: from start on)."},
 {"simulation:add_stimulus", "sim:add_stimulus(stimulus): adds a stimulus (times are absolute simulation times)."},
 {"simulation:probe",
 "sim:probe{name =, cells = {{i, j, k}, ...} | points = {{x, y, z}, ...} | region = r,\n"

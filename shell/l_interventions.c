@@ -87,6 +87,19 @@ int sim_param_sets_l(lua_State *L)
     return 1;
 }
 
+/* The region (option `region`, at stack index reg) and pulse timing of a
+ * clamp into when; raises an error when the region has no tissue. */
+static void clamp_region(lua_State *L, sim *s, int reg, const char *fn, stimulus *when)
+{
+    read_pulses(L, 2, fn, 0, when);
+    size_t n = resolve_region(L, reg, &s->g, 1, &when->cells, fn);
+    if (n == 0) {
+        stimulus_free(when);
+        cardiac_error(L, "%s: the region contains no tissue cells of this mesh", fn);
+    }
+    when->ncells = n;
+}
+
 /* sim:clamp{region = R, var = "V", value = x, duration = ms, start = ms | times = {...}, period, count}:
  * holds var at value in the region's tissue during each pulse (without
  * duration: from start on, for good). Returns the number of cells clamped. */
@@ -103,14 +116,44 @@ int sim_clamp(lua_State *L)
     if (args_field(L, 2, "var")) var = sim_var_arg(L, s, lua_gettop(L), fn);
     double value = args_number(L, 2, fn, "value", 0, 1);
     stimulus when = {0};
-    read_pulses(L, 2, fn, 0, &when);
-    size_t n = resolve_region(L, reg, &s->g, 1, &when.cells, fn);
-    if (n == 0) {
-        stimulus_free(&when);
-        return cardiac_error(L, "%s: the region contains no tissue cells of this mesh", fn);
-    }
-    when.ncells = n;
+    clamp_region(L, s, reg, fn, &when);
+    size_t n = when.ncells;
     sim_add_clamp(s, &when, var, value);
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
+
+/* sim:clamp_ryr{region = R, state = "open" | "closed", duration = ms, start = ms | times = {...},
+ * period, count}: holds every RyR of the region's cells open (state O1, the
+ * default) or closed (C1) during each pulse (without duration: from start
+ * on), for models with calcium release units. Returns the number of cells. */
+int sim_clamp_ryr(lua_State *L)
+{
+    static const char *const keys[] = {"region", "state", "duration", "start", "period", "count", "times", NULL};
+    static const char *const states[] = {"open", "closed", NULL};
+    const char *fn = "simulation:clamp_ryr";
+    sim *s = check_sim(L, 1);
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    if (!s->ms)
+        return cardiac_error(L, "%s: model %s has no calcium release units (RyRs); use a multiscale model such as "
+                             "gaur_rudy", fn, s->m.def->name);
+    if (!args_field(L, 2, "region")) return cardiac_error(L, "%s: missing required option 'region'", fn);
+    int reg = lua_gettop(L);
+    int state = DYAD_RYR_OPEN;
+    if (args_field(L, 2, "state")) {
+        if (lua_type(L, -1) != LUA_TSTRING) return cardiac_error(L, "%s: 'state' must be \"open\" or \"closed\"", fn);
+        int q = 0;
+        while (states[q] && strcmp(states[q], lua_tostring(L, -1)) != 0) q++;
+        if (!states[q])
+            return cardiac_error(L, "%s: 'state' must be \"open\" or \"closed\", got \"%s\"", fn, lua_tostring(L, -1));
+        state = q == 0 ? DYAD_RYR_OPEN : DYAD_RYR_CLOSED;
+        lua_pop(L, 1);
+    }
+    stimulus when = {0};
+    clamp_region(L, s, reg, fn, &when);
+    size_t n = when.ncells;
+    sim_add_ryr_clamp(s, &when, state);
     lua_pushinteger(L, (lua_Integer)n);
     return 1;
 }

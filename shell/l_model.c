@@ -156,6 +156,9 @@ static int model_trace(lua_State *L)
     const char *fn = "model:trace";
     model_inst *m = check_model(L, 1);
     const model_def *d = m->def;
+    if (d->multiscale)
+        return cardiac_error(L, "%s: model %s steps its calcium release units in a simulation; trace one cell "
+                             "with cardiac.simulation on a one-cell mesh and a probe", fn, d->name);
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
     double T = args_positive(L, 2, fn, "t", 0, 1);

@@ -817,7 +817,7 @@ void open_simulation(lua_State *L)
         {"step", sim_step}, {"run", sim_run}, {"get", sim_get}, {"at", sim_at}, {"cell", sim_cell},
         {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
         {"set_param", sim_set_param}, {"param", sim_param}, {"param_sets", sim_param_sets_l},
-        {"clamp", sim_clamp}, {"add_stimulus", sim_add_stimulus_l},
+        {"clamp", sim_clamp}, {"clamp_ryr", sim_clamp_ryr}, {"add_stimulus", sim_add_stimulus_l},
         {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
         {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
         {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore},

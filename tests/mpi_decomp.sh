@@ -55,6 +55,18 @@ done
 run 0 3 auto 4; run 2 3 auto 4; run 4 3 1,2,2 4; run 0 2 auto 4; run 4 2 2,2 4
 # a phase field: its values cross the rank borders with the ghost layers
 run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase; run 4 2 2,2 phase
+# stochastic calcium release units: channel counts independent of the split
+"$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca0.h5" auto > "$dir/ca0.log" 2>&1 || { echo "FAIL calcium reference:"; cat "$dir/ca0.log"; status=1; }
+for c in "2 auto" "4 2,2" "3 3,1"; do
+  set -- $c
+  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" > "$dir/ca$1.log" 2>&1
+  if "$bin" "$same" "$dir/ca0.h5" "$dir/ca$1.h5" /fields/V /fields/cai /fields/ryr_open /fields/lcc_open \
+       /probes/line/V /probes/line/ryr_open /probes/line/lcc_open > "$dir/ca$1.diff" 2>&1; then
+    echo "ok   gaur_rudy np=$1 decomp=$2: voltage, calcium and channel counts bitwise equal to one process"
+  else
+    echo "FAIL gaur_rudy np=$1 decomp=$2: $(cat "$dir/ca$1.diff" "$dir/ca$1.log")"; status=1
+  fi
+done
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)

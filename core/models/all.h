@@ -8,3 +8,4 @@
 #include "ohara_rudy.h"
 #include "tentusscher_2006.h"
 #include "fenton_karma.h"
+#include "gaur_rudy.h"

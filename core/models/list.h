@@ -11,6 +11,7 @@
 #include "ohara_rudy_consts.h"
 #include "tentusscher_2006_consts.h"
 #include "fenton_karma_consts.h"
+#include "gaur_rudy_consts.h"
 
 #define CARDIAC_MODELS(X) \
     X(karma, KARMA_NSTATE, KARMA_NPARAM, KARMA_U, KARMA_PARAMS) \
@@ -19,6 +20,7 @@
     X(bueno_orovio, BO_NSTATE, BO_NPARAM, BO_U, BO_PARAMS) \
     X(ohara_rudy, ORD_NSTATE, ORD_NPARAM, ORD_V, ORD_PARAMS) \
     X(tentusscher_2006, TP_NSTATE, TP_NPARAM, TP_V, TP_PARAMS) \
-    X(fenton_karma, FK_NSTATE, FK_NPARAM, FK_U, FK_PARAMS)
+    X(fenton_karma, FK_NSTATE, FK_NPARAM, FK_U, FK_PARAMS) \
+    X(gaur_rudy, GR_NSTATE, GR_NPARAM, ORD_V, GR_PARAMS)
 
 #endif

@@ -107,9 +107,8 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
     return g * (v - ek) * ((1 - fp) * y[ORD_A] * i + fp * y[ORD_AP] * ip);
 }
 
-/* The L-type channel's gates advanced and its open fractions g (non-phosphorylated)
- * and gp (phosphorylated): d (f (1 - nca) + jca fca nca). */
-CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
+/* The L-type channel's voltage- and time-dependent gates advanced (all but nca). */
+CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt)
 {
     const real td = (real)0.6 + 1 / R(ord_rates)(v, 1, 6, -20, 1, 14, (real)1 / (real)0.09);
     y[ORD_D] = R(rush_larsen_outlined)(y[ORD_D], R(ord_boltz)(v, 3.940, -4.230), td, dt);
@@ -126,16 +125,39 @@ CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
     y[ORD_JCA] = R(rush_larsen_outlined)(y[ORD_JCA], fss, tjca, dt);
     y[ORD_FFP] = R(rush_larsen_outlined)(y[ORD_FFP], fss, fp_slow * tff, dt);
     y[ORD_FCAFP] = R(rush_larsen_outlined)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
-    /* nca: dn/dt = anca k2n - km2n n with km2n = jca (1/ms), thesis eq. 2.22 */
-    const real kmn = 0.002, k2n = 1000, km2n = y[ORD_JCA];
-    const real c = 1 + kmn / y[ORD_CASS], c2 = c * c;
+}
+
+/* nca, the fraction of L-type channels in the Ca-dependent inactivation mode,
+ * advanced with subspace Ca2+ ca (mM): dn/dt = anca k2n - km2n n with
+ * km2n = jca (1/ms), thesis eq. 2.22; decay = exp(-jca dt). */
+CARDIAC_HD real R(ord_nca_step)(real nca, real jca, real ca, real decay)
+{
+    const real kmn = 0.002, k2n = 1000, km2n = jca;
+    const real c = 1 + kmn / ca, c2 = c * c;
     const real target = k2n / km2n / (k2n / km2n + c2 * c2);
-    y[ORD_NCA] = target - (target - y[ORD_NCA]) * cardiac_exp(-km2n * dt);
+    return target - (target - nca) * decay;
+}
+
+/* The voltage gates' products: f and fp (non-phosphorylated and
+ * phosphorylated voltage inactivation), fca and fcap (Ca-dependent). */
+CARDIAC_HD void R(ord_ical_f)(const real *y, real v, real *f, real *fpp, real *fca, real *fcap)
+{
     const real aff = 0.6, afs = 1 - aff;
     const real afcaf = (real)0.3 + (real)0.6 * R(ord_boltz)(v, -10, 10), afcas = 1 - afcaf;
-    const real f = aff * y[ORD_FF] + afs * y[ORD_FS], fpp = aff * y[ORD_FFP] + afs * y[ORD_FS];
-    const real fca = afcaf * y[ORD_FCAF] + afcas * y[ORD_FCAS];
-    const real fcap = afcaf * y[ORD_FCAFP] + afcas * y[ORD_FCAS];
+    *f = aff * y[ORD_FF] + afs * y[ORD_FS];
+    *fpp = aff * y[ORD_FFP] + afs * y[ORD_FS];
+    *fca = afcaf * y[ORD_FCAF] + afcas * y[ORD_FCAS];
+    *fcap = afcaf * y[ORD_FCAFP] + afcas * y[ORD_FCAS];
+}
+
+/* The L-type channel's gates advanced and its open fractions g (non-phosphorylated)
+ * and gp (phosphorylated): d (f (1 - nca) + jca fca nca). */
+CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
+{
+    R(ord_ical_vgates)(y, v, dt);
+    y[ORD_NCA] = R(ord_nca_step)(y[ORD_NCA], y[ORD_JCA], y[ORD_CASS], cardiac_exp(-y[ORD_JCA] * dt));
+    real f, fpp, fca, fcap;
+    R(ord_ical_f)(y, v, &f, &fpp, &fca, &fcap);
     const real nca = y[ORD_NCA], jca = y[ORD_JCA], d = y[ORD_D];
     *g = d * (f * (1 - nca) + jca * fca * nca);
     *gp = d * (fpp * (1 - nca) + jca * fcap * nca);
@@ -190,31 +212,52 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     return ikr + iks + ik1;
 }
 
-/* Na+/Ca2+ exchanger flux (zNa JncxNa + zCa JncxCa, 1/ms-scaled) into a
- * compartment with Na+ na and Ca2+ ca, allosteric factor included; the
- * 15-state model reduced to 4 as in the paper's supplement. */
-CARDIAC_HD real R(ord_ncx)(real vfrt, real na, real ca, const real *p)
+/* The Na+/Ca2+ exchanger's rate constants that do not depend on the Ca2+ of
+ * its compartment (only on V and the compartment's Na+), so that the
+ * calcium release units' many compartments of one cell share them
+ * (core/dyads.h). */
+struct R(ord_ncx_k) { real k1, k2, k3, k3pp, k4, k4pp, k5, k7, k8, h6; };
+
+CARDIAC_HD struct R(ord_ncx_k) R(ord_ncx_rates)(real vfrt, real na, const real *p)
 {
     const real kna1 = 15, kna2 = 5, kna3 = 88.12, kasymm = 12.5, wna = 6.0e4, wca = 6.0e4;
     const real wnaca = 5.0e3, kcaon = 1.5e6, kcaoff = 5.0e3, qna = 0.5224, qca = 0.1670;
-    const real kmcaact = 150.0e-6, nao = p[ORD_NAO], cao = p[ORD_CAO];
+    const real nao = p[ORD_NAO], cao = p[ORD_CAO];
     const real hca = cardiac_exp(qca * vfrt), hna = cardiac_exp(qna * vfrt);
     const real h1 = 1 + na / kna3 * (1 + hna), h2 = na * hna / (kna3 * h1), h3 = 1 / h1;
     const real h4 = 1 + na / kna1 * (1 + na / kna2), h5 = na * na / (h4 * kna1 * kna2), h6 = 1 / h4;
     const real h7 = 1 + nao / kna3 * (1 + 1 / hna), h8 = nao / (kna3 * hna * h7), h9 = 1 / h7;
     const real h10 = kasymm + 1 + nao / kna1 * (1 + nao / kna2), h11 = nao * nao / (h10 * kna1 * kna2);
     const real h12 = 1 / h10;
-    const real k1 = h12 * cao * kcaon, k2 = kcaoff, k3p = h9 * wca, k3pp = h8 * wnaca, k3 = k3p + k3pp;
-    const real k4p = h3 * wca / hca, k4pp = h2 * wnaca, k4 = k4p + k4pp, k5 = kcaoff;
-    const real k6 = h6 * ca * kcaon, k7 = h5 * h2 * wna, k8 = h8 * h11 * wna;
-    const real x1 = k2 * k4 * (k7 + k6) + k5 * k7 * (k2 + k3);
-    const real x2 = k1 * k7 * (k4 + k5) + k4 * k6 * (k1 + k8);
-    const real x3 = k1 * k3 * (k7 + k6) + k8 * k6 * (k2 + k3);
-    const real x4 = k2 * k8 * (k4 + k5) + k3 * k5 * (k1 + k8);
+    struct R(ord_ncx_k) k;
+    k.k1 = h12 * cao * kcaon; k.k2 = kcaoff; k.k3pp = h8 * wnaca; k.k3 = h9 * wca + k.k3pp;
+    k.k4pp = h2 * wnaca; k.k4 = h3 * wca / hca + k.k4pp; k.k5 = kcaoff;
+    k.k7 = h5 * h2 * wna; k.k8 = h8 * h11 * wna; k.h6 = h6;
+    return k;
+}
+
+/* Na+/Ca2+ exchanger flux (zNa JncxNa + zCa JncxCa, 1/ms-scaled) into a
+ * compartment with Ca2+ ca, from its rates k, allosteric factor included; the
+ * 15-state model reduced to 4 as in the paper's supplement. */
+CARDIAC_HD real R(ord_ncx_flux)(const struct R(ord_ncx_k) *k, real ca)
+{
+    const real kcaon = 1.5e6, kmcaact = 150.0e-6;
+    const real k6 = k->h6 * ca * kcaon;
+    const real x1 = k->k2 * k->k4 * (k->k7 + k6) + k->k5 * k->k7 * (k->k2 + k->k3);
+    const real x2 = k->k1 * k->k7 * (k->k4 + k->k5) + k->k4 * k6 * (k->k1 + k->k8);
+    const real x3 = k->k1 * k->k3 * (k->k7 + k6) + k->k8 * k6 * (k->k2 + k->k3);
+    const real x4 = k->k2 * k->k8 * (k->k4 + k->k5) + k->k3 * k->k5 * (k->k1 + k->k8);
     const real s = 1 / (x1 + x2 + x3 + x4), e1 = x1 * s, e2 = x2 * s, e3 = x3 * s, e4 = x4 * s;
     const real r = kmcaact / ca, allo = 1 / (1 + r * r);
-    const real jna = 3 * (e4 * k7 - e1 * k8) + e3 * k4pp - e2 * k3pp, jca = e2 * k2 - e1 * k1;
+    const real jna = 3 * (e4 * k->k7 - e1 * k->k8) + e3 * k->k4pp - e2 * k->k3pp, jca = e2 * k->k2 - e1 * k->k1;
     return allo * (jna + 2 * jca);
+}
+
+/* The exchanger flux into a compartment with Na+ na and Ca2+ ca. */
+CARDIAC_HD real R(ord_ncx)(real vfrt, real na, real ca, const real *p)
+{
+    const struct R(ord_ncx_k) k = R(ord_ncx_rates)(vfrt, na, p);
+    return R(ord_ncx_flux)(&k, ca);
 }
 
 /* INaK (Na+/K+ pump, Smith & Crampin 2004 as reduced in the paper). */
@@ -257,19 +300,82 @@ CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, cons
     return (1 - fp) * y[ORD_JRELNP] + fp * y[ORD_JRELP];
 }
 
+/* The paper's cell geometry: capacitive area over F (acap/F, cm^2 mol/C) and
+ * compartment volumes (uL). */
+struct R(ord_geom) { real afc, vmyo, vnsr, vjsr, vss; };
+
+CARDIAC_HD struct R(ord_geom) R(ord_geometry)(void)
+{
+    const real F = 96485, pi = 3.14;             /* the authors' value of pi */
+    const real L = 0.01, rad = 0.0011;           /* cell length and radius, cm */
+    const real vcell = 1000 * pi * rad * rad * L, acap = 2 * (2 * pi * rad * rad + 2 * pi * rad * L);
+    struct R(ord_geom) g;
+    g.vmyo = (real)0.68 * vcell; g.vnsr = (real)0.0552 * vcell; g.vjsr = (real)0.0048 * vcell;
+    g.vss = (real)0.02 * vcell; g.afc = acap / F;
+    return g;
+}
+
+/* The membrane currents that carry Na+ and K+ (uA/uF), for their concentrations. */
+struct R(ord_nak_currents) { real ina, inal, inaca_i, inaca_ss, inak, inab, icana, icak, ito, ik, ikb, istim; };
+
+/* Na+ and K+ in the myoplasm and the subspace, forward Euler from the old state. */
+CARDIAC_HD void R(ord_na_k_step)(real *y, const struct R(ord_geom) *g, const struct R(ord_nak_currents) *c, real dt)
+{
+    const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI], kss = y[ORD_KSS];
+    const real tdiffna = 2, tdiffk = 2;
+    const real jdiffna = (nass - nai) / tdiffna, jdiffk = (kss - ki) / tdiffk;
+    const real afc = g->afc, vmyo = g->vmyo, vss = g->vss;
+    y[ORD_NAI] = R(forward_euler)(nai, -(c->ina + c->inal + 3 * c->inaca_i + 3 * c->inak + c->inab) * afc / vmyo + jdiffna * vss / vmyo, dt);
+    y[ORD_NASS] = R(forward_euler)(nass, -(c->icana + 3 * c->inaca_ss) * afc / vss - jdiffna, dt);
+    y[ORD_KI] = R(forward_euler)(ki, -(c->ito + c->ik + c->ikb + c->istim - 2 * c->inak) * afc / vmyo + jdiffk * vss / vmyo, dt);
+    y[ORD_KSS] = R(forward_euler)(kss, -c->icak * afc / vss - jdiffk, dt);
+}
+
+/* INa, INaL, Ito and IKr + IKs + IK1 into c, gates advanced, with the
+ * reversal potentials from the old Na+ and K+; returns EK. */
+CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type, const real *p,
+                                     struct R(ord_nak_currents) *c)
+{
+    const real rtf = (real)8314 * 310 / 96485, pkna = 0.01833;
+    const real nai = y[ORD_NAI], ki = y[ORD_KI], nao = p[ORD_NAO], ko = p[ORD_KO];
+    const real ena = rtf * cardiac_log(nao / nai), ek = rtf * cardiac_log(ko / ki);
+    const real eks = rtf * cardiac_log((ko + pkna * nao) / (ki + pkna * nai));
+    const real tm = R(ord_tm)(v);
+    c->ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
+    c->inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
+    c->ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
+    c->ik = R(ord_ik)(y, v, ek, eks, dt, type, p);
+    return ek;
+}
+
+/* Rapid buffering factors (Wagner & Keizer 1995): myoplasm (calmodulin, troponin) */
+CARDIAC_HD real R(ord_buffer_myo)(real cai, int type)
+{
+    const real cmdnmax = R(ord_by_type)(type, 0.05, 0.065, 0.05), kmcmdn = 0.00238;
+    const real trpnmax = 0.07, kmtrpn = 0.0005;
+    return 1 / (1 + cmdnmax * kmcmdn / ((kmcmdn + cai) * (kmcmdn + cai)) +
+                trpnmax * kmtrpn / ((kmtrpn + cai) * (kmtrpn + cai)));
+}
+
+/* ... and subspace (SR and sarcolemmal binding sites) */
+CARDIAC_HD real R(ord_buffer_ss)(real cass)
+{
+    const real bsrmax = 0.047, kmbsr = 0.00087, bslmax = 1.124, kmbsl = 0.0087;
+    return 1 / (1 + bsrmax * kmbsr / ((kmbsr + cass) * (kmbsr + cass)) +
+                bslmax * kmbsl / ((kmbsl + cass) * (kmbsl + cass)));
+}
+
 /* One step of one cell: idiff and istim are dV/dt contributions (mV/ms). */
 CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
     const int type = (int)(p[ORD_CELLTYPE] + (real)0.5);
-    const real Rg = 8314, T = 310, F = 96485, pi = 3.14;   /* the authors' value of pi */
-    const real L = 0.01, rad = 0.0011;                       /* cell length and radius, cm */
-    const real vcell = 1000 * pi * rad * rad * L, acap = 2 * (2 * pi * rad * rad + 2 * pi * rad * L);
-    const real vmyo = (real)0.68 * vcell, vnsr = (real)0.0552 * vcell, vjsr = (real)0.0048 * vcell;
-    const real vss = (real)0.02 * vcell, afc = acap / F;
-    const real v = y[ORD_V], vfrt = v * F / (Rg * T), rtf = Rg * T / F;
-    const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI], kss = y[ORD_KSS];
+    const real Rg = 8314, T = 310, F = 96485;
+    const struct R(ord_geom) geo = R(ord_geometry)();
+    const real vmyo = geo.vmyo, vnsr = geo.vnsr, vjsr = geo.vjsr, vss = geo.vss, afc = geo.afc;
+    const real v = y[ORD_V], vfrt = v * F / (Rg * T);
+    const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI];
     const real cai = y[ORD_CAI], cass = y[ORD_CASS], cansr = y[ORD_CANSR], cajsr = y[ORD_CAJSR];
-    const real nao = p[ORD_NAO], ko = p[ORD_KO], pkna = 0.01833;
+    const real nao = p[ORD_NAO];
 
     /* CaMKII: active fraction from the old state, then CaMKt by forward Euler */
     const real acamk = 0.05, bcamk = 0.00068, camko = 0.05, kmcam = 0.0015, kmcamk = 0.15;
@@ -278,26 +384,20 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     y[ORD_CAMKT] = R(forward_euler)(y[ORD_CAMKT], acamk * camkb * camka - bcamk * y[ORD_CAMKT], dt);
 
     /* reversal potentials and currents (gates advanced inside) */
-    const real ena = rtf * cardiac_log(nao / nai), ek = rtf * cardiac_log(ko / ki);
-    const real eks = rtf * cardiac_log((ko + pkna * nao) / (ki + pkna * nai));
-    const real tm = R(ord_tm)(v);
-    const real ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
-    const real inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
-    const real ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
-    real icana, icak;
-    const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &icana, &icak);
-    const real ikx = R(ord_ik)(y, v, ek, eks, dt, type, p);
+    struct R(ord_nak_currents) c;
+    const real ek = R(ord_na_k_channels)(y, v, fp, dt, type, p, &c);
+    const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &c.icana, &c.icak);
     const real gncx = p[ORD_GNCX] * R(ord_by_type)(type, 1, 1.1, 1.4);
-    const real inaca_i = (real)0.8 * gncx * R(ord_ncx)(vfrt, nai, cai, p);
-    const real inaca_ss = (real)0.2 * gncx * R(ord_ncx)(vfrt, nass, cass, p);
-    const real inak = R(ord_inak)(vfrt, nai, ki, type, p);
+    c.inaca_i = (real)0.8 * gncx * R(ord_ncx)(vfrt, nai, cai, p);
+    c.inaca_ss = (real)0.2 * gncx * R(ord_ncx)(vfrt, nass, cass, p);
+    c.inak = R(ord_inak)(vfrt, nai, ki, type, p);
     const real xkb = R(ord_boltz)(v, -14.48, -18.34);
-    const real ikb = p[ORD_GKB] * R(ord_by_type)(type, 1, 0.6, 1) * xkb * (v - ek);
-    const real inab = p[ORD_PNAB] * R(ord_ghk)(1, vfrt, nai, nao);
+    c.ikb = p[ORD_GKB] * R(ord_by_type)(type, 1, 0.6, 1) * xkb * (v - ek);
+    c.inab = p[ORD_PNAB] * R(ord_ghk)(1, vfrt, nai, nao);
     const real gamma_o = 0.341, kmpca = 0.0005;
     const real icab = p[ORD_PCAB] * R(ord_ghk)(2, vfrt, cai, gamma_o * p[ORD_CAO]);
     const real ipca = p[ORD_GPCA] * cai / (kmpca + cai);
-    const real istim_current = -istim;
+    c.istim = -istim;
 
     /* fluxes */
     const real jrel = R(ord_jrel)(y, ical, fp, dt, type, p);
@@ -307,29 +407,21 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     const real jupp = upf * (real)2.75 * kup * cai / (cai + kmup - dkmplb);
     const real jleak = (real)0.0039375 * cansr / nsr_max;
     const real jup = (1 - fp) * jupnp + fp * jupp - jleak;
-    const real tdiffna = 2, tdiffk = 2, tdiffca = 0.2, ttr = 100;
-    const real jdiffna = (nass - nai) / tdiffna, jdiffk = (kss - ki) / tdiffk;
+    const real tdiffca = 0.2, ttr = 100;
     const real jdiff = (cass - cai) / tdiffca, jtr = (cansr - cajsr) / ttr;
 
     /* concentrations, forward Euler */
-    y[ORD_NAI] = R(forward_euler)(nai, -(ina + inal + 3 * inaca_i + 3 * inak + inab) * afc / vmyo + jdiffna * vss / vmyo, dt);
-    y[ORD_NASS] = R(forward_euler)(nass, -(icana + 3 * inaca_ss) * afc / vss - jdiffna, dt);
-    y[ORD_KI] = R(forward_euler)(ki, -(ito + ikx + ikb + istim_current - 2 * inak) * afc / vmyo + jdiffk * vss / vmyo, dt);
-    y[ORD_KSS] = R(forward_euler)(kss, -icak * afc / vss - jdiffk, dt);
-    const real cmdnmax = R(ord_by_type)(type, 0.05, 0.065, 0.05), kmcmdn = 0.00238;
-    const real trpnmax = 0.07, kmtrpn = 0.0005, bsrmax = 0.047, kmbsr = 0.00087;
-    const real bslmax = 1.124, kmbsl = 0.0087, csqnmax = 10.0, kmcsqn = 0.8;
-    const real bcai = 1 / (1 + cmdnmax * kmcmdn / ((kmcmdn + cai) * (kmcmdn + cai)) +
-                           trpnmax * kmtrpn / ((kmtrpn + cai) * (kmtrpn + cai)));
-    y[ORD_CAI] = R(forward_euler)(cai, bcai * (-(ipca + icab - 2 * inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jdiff * vss / vmyo), dt);
-    const real bcass = 1 / (1 + bsrmax * kmbsr / ((kmbsr + cass) * (kmbsr + cass)) +
-                            bslmax * kmbsl / ((kmbsl + cass) * (kmbsl + cass)));
-    y[ORD_CASS] = R(forward_euler)(cass, bcass * (-(ical - 2 * inaca_ss) * afc / (2 * vss) + jrel * vjsr / vss - jdiff), dt);
+    R(ord_na_k_step)(y, &geo, &c, dt);
+    const real bcai = R(ord_buffer_myo)(cai, type);
+    y[ORD_CAI] = R(forward_euler)(cai, bcai * (-(ipca + icab - 2 * c.inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jdiff * vss / vmyo), dt);
+    const real bcass = R(ord_buffer_ss)(cass);
+    y[ORD_CASS] = R(forward_euler)(cass, bcass * (-(ical - 2 * c.inaca_ss) * afc / (2 * vss) + jrel * vjsr / vss - jdiff), dt);
     y[ORD_CANSR] = R(forward_euler)(cansr, jup - jtr * vjsr / vnsr, dt);
+    const real csqnmax = 10.0, kmcsqn = 0.8;
     const real bcajsr = 1 / (1 + csqnmax * kmcsqn / ((kmcsqn + cajsr) * (kmcsqn + cajsr)));
     y[ORD_CAJSR] = R(forward_euler)(cajsr, bcajsr * (jtr - jrel), dt);
 
     /* membrane potential */
-    const real iion = ina + inal + ito + ical + icana + icak + ikx + inaca_i + inaca_ss + inak + inab + ikb + ipca + icab;
+    const real iion = c.ina + c.inal + c.ito + ical + c.icana + c.icak + c.ik + c.inaca_i + c.inaca_ss + c.inak + c.inab + c.ikb + ipca + icab;
     y[ORD_V] = R(forward_euler)(v, -iion + idiff + istim, dt);
 }

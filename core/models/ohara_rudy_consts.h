@@ -14,6 +14,38 @@ enum {
     ORD_JRELNP, ORD_JRELP, ORD_CAMKT,                         /* SR release, CaMKII */
     ORD_NSTATE
 };
+/* The gates (m .. xk1, ORD_M .. ORD_XK1) as an X-macro X(name, units, description),
+ * shared by the models built on ORd's membrane (gaur_rudy). */
+#define ORD_GATE_STATES(X) \
+    X("m", "1", "INa activation") \
+    X("hf", "1", "INa fast inactivation") \
+    X("hs", "1", "INa slow inactivation") \
+    X("j", "1", "INa recovery from inactivation") \
+    X("hsp", "1", "INa slow inactivation, phosphorylated") \
+    X("jp", "1", "INa recovery, phosphorylated") \
+    X("mL", "1", "INaL activation") \
+    X("hL", "1", "INaL inactivation") \
+    X("hLp", "1", "INaL inactivation, phosphorylated") \
+    X("a", "1", "Ito activation") \
+    X("iF", "1", "Ito fast inactivation") \
+    X("iS", "1", "Ito slow inactivation") \
+    X("ap", "1", "Ito activation, phosphorylated") \
+    X("iFp", "1", "Ito fast inactivation, phosphorylated") \
+    X("iSp", "1", "Ito slow inactivation, phosphorylated") \
+    X("d", "1", "ICaL activation") \
+    X("ff", "1", "ICaL fast voltage inactivation") \
+    X("fs", "1", "ICaL slow voltage inactivation") \
+    X("fcaf", "1", "ICaL fast Ca-dependent inactivation") \
+    X("fcas", "1", "ICaL slow Ca-dependent inactivation") \
+    X("jca", "1", "ICaL recovery from Ca-dependent inactivation") \
+    X("nca", "1", "ICaL fraction in Ca-dependent inactivation mode") \
+    X("ffp", "1", "ICaL fast inactivation, phosphorylated") \
+    X("fcafp", "1", "ICaL fast Ca-dependent inactivation, phosphorylated") \
+    X("xrf", "1", "IKr fast activation") \
+    X("xrs", "1", "IKr slow activation") \
+    X("xs1", "1", "IKs activation 1") \
+    X("xs2", "1", "IKs activation 2") \
+    X("xk1", "1", "IK1 activation")
 /* Cell type: 0 endocardial, 1 epicardial, 2 mid-myocardial (M); it scales the
  * conductances below by the paper's factors (set it with cell = "epi"). The
  * conductances are the endocardial values of the paper's supplement. */

@@ -8,5 +8,6 @@
 #define CARDIAC_MODELS_PARAM_LIST_H
 #define CARDIAC_PARAM_ENUM(e, name, units, value, min, max, desc) e,
 #define CARDIAC_PARAM_INFO(e, name, units, value, min, max, desc) {name, units, desc, value, min, max},
+#define CARDIAC_VAR_INFO(name, units, desc) {name, units, desc},
 #define CARDIAC_PARAM_VALUE(e, name, units, value, min, max, desc) value,
 #endif

@@ -1,0 +1,67 @@
+/* The dyad stage of multiscale cell models (model_def.multiscale, today
+ * gaur_rudy): every tissue cell this rank owns carries n calcium release
+ * units on a grid of n = nx ny nz (the cell's 100 x 10 x 10 for 10,000),
+ * stepped before the cell level in every time step (core/dyads.h): channel
+ * gating drawn from counter-based random numbers keyed by (seed, dyad and
+ * channel type; global cell, step), so that a run gives the same channel
+ * counts whatever the number of ranks; local calcium; diffusion between
+ * neighbouring dyads; and the means the cell level reads (ICaL, INaCa, ...).
+ * The dyads' state stays with the rank that owns the cell: calcium does not
+ * cross cell borders, voltage does (the ordinary halo exchange). */
+#ifndef CARDIAC_MULTISCALE_H
+#define CARDIAC_MULTISCALE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "stimulus.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-dyad real arrays: dyadic space, submembrane space, myoplasm, NSR, JSR,
+ * the L-type channels' Ca-dependent mode, trapped CaMKII. */
+enum { MS_CADS, MS_CASS, MS_CACYT, MS_CANSR, MS_CAJSR, MS_NCA, MS_CAMKT, MS_NVAR };
+
+typedef struct {
+    stimulus when;              /* the pulse timing and the region's cells as slots of multiscale.lcell */
+    int state;                  /* DYAD_RYR_OPEN or DYAD_RYR_CLOSED */
+} ryr_clamp;
+
+typedef struct multiscale {
+    int n, shape[3];            /* dyads per cell and their grid */
+    uint32_t seed;
+    size_t ncells;              /* cells with dyads: this rank's owned tissue cells */
+    size_t *lcell;              /* their local indices (s->lg) */
+    uint64_t *gcell;            /* their global indices, the random numbers' key */
+    size_t esize;               /* bytes per real: 4 or 8, the state's precision */
+    void *var[MS_NVAR];         /* ncells x n values each, cell-major */
+    void *next[MS_NVAR];        /* diffusion's targets (cass, cacyt, cansr) */
+    uint32_t *ryr;              /* RyR counts packed C1 | O1 << 8 | C2 << 16 | C3 << 24 */
+    unsigned char *clamp;       /* per cell: the RyR clamp of the current step (DYAD_RYR_*) */
+    ryr_clamp *clamps; size_t nclamps;
+} multiscale;
+
+struct sim;
+
+/* The grid of n dyads: (n, 1, 1) up to 100, (100, n/100, 1) up to 1,000 and
+ * (100, 10, n/1000) up to 10,000. 0, or -1 with err for other counts. */
+int multiscale_shape(int n, int shape[3], char *err, size_t errlen);
+/* Bytes the dyads of ncells cells need. */
+double multiscale_bytes(size_t ncells, int n, int fp64);
+/* Checks what the dyad stage supports and allocates the dyads of s's owned
+ * tissue cells, each at the cell's current state; 0 or -1 with err. */
+int multiscale_create(struct sim *s, char *err, size_t errlen);
+void multiscale_free(struct sim *s);
+/* Takes ownership of when (global tissue cells); state DYAD_RYR_*. */
+void sim_add_ryr_clamp(struct sim *s, stimulus *when, int state);
+/* The dyad stage of the CPU backend for the step that starts at step count
+ * `step`: var are the cell-state arrays (row-major over s->lg, the state's
+ * precision), ptab the parameter sets (core/param_sets.h). Writes the means
+ * into var. */
+void multiscale_cpu_step(struct sim *s, void *const *var, const void *ptab, long step);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
