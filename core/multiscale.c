@@ -99,19 +99,27 @@ static void init_cell(multiscale *ms, size_t k, const double *y, const double *p
     }
 }
 
-int multiscale_create(sim *s, char *err, size_t errlen)
+int multiscale_check(const sim *s, char *err, size_t errlen)
 {
     if (!s->m.def->multiscale) return 0;
     if (supported(s, err, errlen) != 0) return -1;
+    const double n = s->m.p[GR_DYADS];
+    int shape[3];
+    if (n != (double)(int)n) {
+        snprintf(err, errlen, "dyads = %g: the number of dyads per cell must be a whole number", n);
+        return -1;
+    }
+    return multiscale_shape((int)n, shape, err, errlen);
+}
+
+int multiscale_create(sim *s, char *err, size_t errlen)
+{
+    if (!s->m.def->multiscale) return 0;
     multiscale *ms = calloc(1, sizeof *ms);
     if (!ms) return -1;
     s->ms = ms;
     ms->n = (int)s->m.p[GR_DYADS];
-    if ((double)ms->n != s->m.p[GR_DYADS] || multiscale_shape(ms->n, ms->shape, err, errlen) != 0) {
-        if ((double)ms->n != s->m.p[GR_DYADS])
-            snprintf(err, errlen, "dyads = %g: the number of dyads per cell must be a whole number", s->m.p[GR_DYADS]);
-        return -1;
-    }
+    multiscale_shape(ms->n, ms->shape, err, errlen);   /* checked by multiscale_check */
     ms->seed = (uint32_t)s->m.p[GR_SEED];
     ms->esize = s->fp64 ? 8 : 4;
     if (allocate(s, ms) != 0) {

@@ -48,8 +48,12 @@ struct sim;
 int multiscale_shape(int n, int shape[3], char *err, size_t errlen);
 /* Bytes the dyads of ncells cells need. */
 double multiscale_bytes(size_t ncells, int n, int fp64);
-/* Checks what the dyad stage supports and allocates the dyads of s's owned
- * tissue cells, each at the cell's current state; 0 or -1 with err. */
+/* Checks, before the backend allocates anything, that the dyad stage
+ * supports s's backend and storage and that the dyad count fills the grid;
+ * 0 or -1 with err. */
+int multiscale_check(const struct sim *s, char *err, size_t errlen);
+/* Allocates the dyads of s's owned tissue cells, each at the cell's current
+ * state (multiscale_check passed); 0 or -1 with err. */
 int multiscale_create(struct sim *s, char *err, size_t errlen);
 void multiscale_free(struct sim *s);
 /* Takes ownership of when (global tissue cells); state DYAD_RYR_*. */

@@ -14,6 +14,7 @@ static double R(ms_diffuse)(const int *shape, const real *a, real *b, const doub
 {
     const int nx = shape[0], ny = shape[1], nz = shape[2];
     const int step[3] = {1, nx, nx * ny}, len[3] = {nx, ny, nz};
+    const real coef[3] = {(real)(D[0] / h2), (real)(D[1] / h2), (real)(D[2] / h2)};
     double sum = 0;
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
@@ -26,7 +27,7 @@ static double R(ms_diffuse)(const int *shape, const real *a, real *b, const doub
                     /* mirror boundaries: the missing neighbour equals the other one */
                     const real lo = pos[ax] > 0 ? a[q - step[ax]] : a[q + step[ax]];
                     const real hi = pos[ax] < len[ax] - 1 ? a[q + step[ax]] : a[q - step[ax]];
-                    lap += (real)(D[ax] / h2) * (lo + hi - 2 * c);
+                    lap += coef[ax] * (lo + hi - 2 * c);
                 }
                 const real beta = buffered == 1 ? R(ord_buffer_myo)(c, type)
                                 : buffered == 2 ? R(ord_buffer_ss)(c) : (real)1;

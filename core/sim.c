@@ -150,6 +150,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->bad_cell = s->bad_gcell = -1;
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }
     s->be = be;
+    if (multiscale_check(s, err, errlen) != 0) { sim_destroy(s); return NULL; }
     if (be->init(s, err, errlen) != 0) {
         if (!err[0]) {
             char nb[32];
