@@ -182,3 +182,95 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
     s->cajsr = R(forward_euler)(cajsr, bjsr * (jrefill - (real)1e-3 * jrel * vds / vjsr), dt);
     s->cansr = R(forward_euler)(cansr, jup - jrefill * vjsr / vnsr, dt);
 }
+
+/* What the dyad stage sums over a cell's dyads (dyad_accumulate after the
+ * reaction step, the diffused fields after diffusion) and where each mean goes
+ * in the cell's state (dyad_sum_state, dyad_mean). Shared by the CPU and GPU
+ * stages so that both write the same cell state from the same sums. */
+#ifndef CARDIAC_DYAD_SUMS
+#define CARDIAC_DYAD_SUMS
+enum {
+    DS_ICAL, DS_ICANA, DS_ICAK, DS_INACA_I, DS_INACA_SS, DS_ICAB, DS_IPCA, DS_CAMKA, DS_LCC_OPEN, DS_RYR_OPEN,
+    DS_CADS, DS_CAJSR, DS_NCA, DS_CAMKT, DS_JREL, DS_JUP,
+    DS_REACT,                                   /* the sums of the reaction step end here */
+    DS_CASS = DS_REACT, DS_CACYT, DS_CANSR,     /* the diffused fields */
+    DS_COUNT
+};
+
+CARDIAC_HD int dyad_sum_state(int m)
+{
+    switch (m) {
+    case DS_ICAL: return GR_ICAL;
+    case DS_ICANA: return GR_ICANA;
+    case DS_ICAK: return GR_ICAK;
+    case DS_INACA_I: return GR_INACA_I;
+    case DS_INACA_SS: return GR_INACA_SS;
+    case DS_ICAB: return GR_ICAB;
+    case DS_IPCA: return GR_IPCA;
+    case DS_CAMKA: return GR_CAMKA;
+    case DS_LCC_OPEN: return GR_LCC_OPEN;
+    case DS_RYR_OPEN: return GR_RYR_OPEN;
+    case DS_CADS: return GR_CADS;
+    case DS_CAJSR: return ORD_CAJSR;
+    case DS_NCA: return ORD_NCA;
+    case DS_CAMKT: return ORD_CAMKT;
+    case DS_JREL: return GR_JREL;
+    case DS_JUP: return GR_JUP;
+    case DS_CASS: return ORD_CASS;
+    case DS_CACYT: return ORD_CAI;
+    default: return ORD_CANSR;
+    }
+}
+#endif
+
+/* Adds one reacted dyad to its cell's sums (DS_ICAL .. DS_JUP). */
+CARDIAC_HD void R(dyad_accumulate)(double *sum, const struct R(dyad) *x, const struct R(dyad_out) *o)
+{
+    sum[DS_ICAL] += o->ical; sum[DS_ICANA] += o->icana; sum[DS_ICAK] += o->icak;
+    sum[DS_INACA_I] += o->inaca_i; sum[DS_INACA_SS] += o->inaca_ss;
+    sum[DS_ICAB] += o->icab; sum[DS_IPCA] += o->ipca; sum[DS_CAMKA] += o->camka;
+    sum[DS_LCC_OPEN] += o->lcc_open; sum[DS_RYR_OPEN] += x->ryr[DYAD_O1];
+    sum[DS_CADS] += x->cads; sum[DS_CAJSR] += x->cajsr; sum[DS_NCA] += x->nca; sum[DS_CAMKT] += x->camkt;
+    sum[DS_JREL] += o->jrel; sum[DS_JUP] += o->jup;
+}
+
+/* The cell-state value of sum m over n dyads: the mean, and for the release
+ * flux the conversion from uM/ms of dyadic space to mM/ms of myoplasm. */
+CARDIAC_HD real R(dyad_mean)(int m, double sum, int n)
+{
+    const double mean = sum / n;
+    if (m == DS_JREL) return (real)(mean * 1e-3 * GR_VDS * GR_NREP / R(ord_geometry)().vmyo);
+    return (real)mean;
+}
+
+/* Diffusion coefficients between neighbouring dyads over the squared
+ * spacing, per axis (1/ms): cass and cacyt (z doubled, as in the encoding),
+ * cansr. */
+CARDIAC_HD void R(dyad_diffusion_coefs)(const real *p, real cyt[3], real sr[3])
+{
+    const double h2 = (double)p[GR_DYAD_DX] * (double)p[GR_DYAD_DX], dc = p[GR_D_CYT], dsr = p[GR_D_SR];
+    cyt[0] = cyt[1] = (real)(dc / h2);
+    cyt[2] = (real)(2 * dc / h2);
+    sr[0] = sr[1] = sr[2] = (real)(dsr / h2);
+}
+
+/* One explicit diffusion step at dyad q (grid position pos) of field a on
+ * the cell's dyad grid: coef[3] per axis from dyad_diffusion_coefs, mirror
+ * boundaries (thesis eq. 2.22: a missing neighbour equals the other one);
+ * buffered scales by the local rapid-buffering factor (0 none, 1 myoplasm, 2
+ * submembrane space). The new value. */
+CARDIAC_HD real R(dyad_diffuse_point)(const real *a, int q, const int *pos, const int *shape, const real *coef,
+                                      real dt, int buffered, int type)
+{
+    const int step[3] = {1, shape[0], shape[0] * shape[1]};
+    const real c = a[q];
+    real lap = 0;
+    for (int ax = 0; ax < 3; ax++) {
+        if (shape[ax] == 1) continue;
+        const real lo = pos[ax] > 0 ? a[q - step[ax]] : a[q + step[ax]];
+        const real hi = pos[ax] < shape[ax] - 1 ? a[q + step[ax]] : a[q - step[ax]];
+        lap += coef[ax] * (lo + hi - 2 * c);
+    }
+    const real beta = buffered == 1 ? R(ord_buffer_myo)(c, type) : buffered == 2 ? R(ord_buffer_ss)(c) : (real)1;
+    return c + dt * beta * lap;
+}

@@ -28,14 +28,20 @@ double multiscale_bytes(size_t ncells, int n, int fp64)
 
 static int supported(const sim *s, char *err, size_t errlen)
 {
-    if (strcmp(s->be->name, "cpu") != 0) {
-        snprintf(err, errlen, "model %s: its calcium release units run on the CPU backend only so far; "
-                 "use backend = \"cpu\"", s->m.def->name);
+    const int cuda = !strcmp(s->be->name, "cuda");
+    if (strcmp(s->be->name, "cpu") != 0 && !cuda) {
+        snprintf(err, errlen, "model %s: its calcium release units run on the cpu and cuda backends, not on '%s'",
+                 s->m.def->name, s->be->name);
         return -1;
     }
     if (s->blocks[0]) {
         snprintf(err, errlen, "model %s: blockDS storage ('blocks') does not carry calcium release units; "
                  "leave 'blocks' out", s->m.def->name);
+        return -1;
+    }
+    if (cuda && s->layout[0] && strcmp(s->layout, "naive") != 0) {
+        snprintf(err, errlen, "model %s: layout '%s' does not carry calcium release units; use layout = \"naive\" "
+                 "(its default)", s->m.def->name, s->layout);
         return -1;
     }
     return 0;
@@ -64,12 +70,18 @@ static int allocate(sim *s, multiscale *ms)
         ms->gcell = malloc((k ? k : 1) * sizeof *ms->gcell);
         if (!ms->lcell || !ms->gcell) return -1;
     }
+    ms->clamp = calloc(ms->ncells + 1, 1);
+    return ms->clamp ? 0 : -1;
+}
+
+/* The dyads' state in host memory (the CPU backend's). */
+static int allocate_host(multiscale *ms)
+{
     const size_t nd = ms->ncells * (size_t)ms->n + 1;
     int ok = 1;
     for (int v = 0; v < MS_NVAR; v++) ok = (ms->var[v] = malloc(nd * ms->esize)) && ok;
     for (int v = MS_CASS; v <= MS_CANSR; v++) ok = (ms->next[v] = malloc(nd * ms->esize)) && ok;
     ok = (ms->ryr = malloc(nd * sizeof *ms->ryr)) && ok;
-    ok = (ms->clamp = calloc(ms->ncells + 1, 1)) && ok;
     return ok ? 0 : -1;
 }
 
@@ -79,23 +91,32 @@ static void set_real(const multiscale *ms, int v, size_t q, double x)
     else ((float *)ms->var[v])[q] = (float)x;
 }
 
-/* Every dyad of a cell at the cell's state y (its means), RyRs split between
- * C1 and C2 in the tiers' equilibrium at the cell's JSR Ca2+. */
-static void init_cell(multiscale *ms, size_t k, const double *y, const double *p)
+void multiscale_rest_dyad(const sim *s, double v[MS_NVAR], uint32_t *ryr)
 {
+    const double *y = s->m.rest, *p = s->m.p;
     const double kc = p[GR_KM_CSQN], r = y[ORD_CAJSR] / kc, r8 = r * r * r * r * r * r * r * r;
     const double down = 1 / (1 + r8), up = 1 - down;
     const uint32_t c1 = (uint32_t)(GR_NRYR * up / (up + down) + 0.5), c2 = GR_NRYR - c1;
-    for (int d = 0; d < ms->n; d++) {
-        const size_t q = k * (size_t)ms->n + (size_t)d;
-        set_real(ms, MS_CADS, q, y[GR_CADS]);
-        set_real(ms, MS_CASS, q, y[ORD_CASS]);
-        set_real(ms, MS_CACYT, q, y[ORD_CAI]);
-        set_real(ms, MS_CANSR, q, y[ORD_CANSR]);
-        set_real(ms, MS_CAJSR, q, y[ORD_CAJSR]);
-        set_real(ms, MS_NCA, q, y[ORD_NCA]);
-        set_real(ms, MS_CAMKT, q, y[ORD_CAMKT]);
-        ms->ryr[q] = c1 | c2 << 16;
+    v[MS_CADS] = y[GR_CADS];
+    v[MS_CASS] = y[ORD_CASS];
+    v[MS_CACYT] = y[ORD_CAI];
+    v[MS_CANSR] = y[ORD_CANSR];
+    v[MS_CAJSR] = y[ORD_CAJSR];
+    v[MS_NCA] = y[ORD_NCA];
+    v[MS_CAMKT] = y[ORD_CAMKT];
+    *ryr = c1 | c2 << 16;
+}
+
+/* Every dyad at the resting state (multiscale_rest_dyad). */
+static void init_host(const sim *s, multiscale *ms)
+{
+    double v[MS_NVAR];
+    uint32_t ryr;
+    multiscale_rest_dyad(s, v, &ryr);
+    const size_t nd = ms->ncells * (size_t)ms->n;
+    for (size_t q = 0; q < nd; q++) {
+        for (int k = 0; k < MS_NVAR; k++) set_real(ms, k, q, v[k]);
+        ms->ryr[q] = ryr;
     }
 }
 
@@ -122,22 +143,27 @@ int multiscale_create(sim *s, char *err, size_t errlen)
     multiscale_shape(ms->n, ms->shape, err, errlen);   /* checked by multiscale_check */
     ms->seed = (uint32_t)s->m.p[GR_SEED];
     ms->esize = s->fp64 ? 8 : 4;
-    if (allocate(s, ms) != 0) {
-        char need[32];
-        snprintf(need, sizeof need, "%.3g GB", multiscale_bytes(ms->ncells, ms->n, s->fp64) / 1e9);
-        snprintf(err, errlen, "out of memory allocating %s for %zu cells x %d dyads", need, ms->ncells, ms->n);
-        return -1;
-    }
     /* the backend has just set every cell to the resting state */
-    for (size_t k = 0; k < ms->ncells; k++) init_cell(ms, k, s->m.rest, s->m.p);
-    return 0;
+    if (allocate(s, ms) == 0) {
+        if (s->be->dyads_init) return s->be->dyads_init(s, err, errlen);
+        if (allocate_host(ms) == 0) { init_host(s, ms); return 0; }
+    }
+    char need[32];
+    snprintf(need, sizeof need, "%.3g GB", multiscale_bytes(ms->ncells, ms->n, s->fp64) / 1e9);
+    snprintf(err, errlen, "out of memory allocating %s for %zu cells x %d dyads", need, ms->ncells, ms->n);
+    return -1;
+}
+
+double multiscale_need(const sim *s, size_t ncells)
+{
+    return s->m.def->multiscale ? multiscale_bytes(ncells, (int)s->m.p[GR_DYADS], s->fp64) : 0;
 }
 
 void multiscale_free(sim *s)
 {
     multiscale *ms = s->ms;
     if (!ms) return;
-    free(ms->lcell); free(ms->gcell); free(ms->ryr); free(ms->clamp);
+    free(ms->lcell); free(ms->gcell); free(ms->ryr); free(ms->clamp); free(ms->active);
     for (int v = 0; v < MS_NVAR; v++) { free(ms->var[v]); free(ms->next[v]); }
     for (size_t q = 0; q < ms->nclamps; q++) stimulus_free(&ms->clamps[q].when);
     free(ms->clamps);
@@ -167,24 +193,39 @@ void sim_add_ryr_clamp(sim *s, stimulus *when, int state)
     ms->clamps[ms->nclamps].when = *when;
     ms->clamps[ms->nclamps].state = state;
     ms->nclamps++;
+    ms->clamps_dirty = 1;
     memset(when, 0, sizeof *when);
 }
 
-/* The RyR clamps that hold in the step starting at `step` (later ones win). */
-static void clamps_at(const sim *s, multiscale *ms, long step)
+int multiscale_clamps_at(const sim *s, long step)
 {
+    multiscale *ms = s->ms;
+    if (ms->clamps_dirty) {
+        free(ms->active);
+        ms->active = calloc(ms->nclamps + 1, 1);
+        if (!ms->active) return -1;
+    }
+    int changed = ms->clamps_dirty;
+    for (size_t q = 0; q < ms->nclamps; q++) {
+        const unsigned char on = (unsigned char)stimulus_active(&ms->clamps[q].when, s->t0 + step * s->dt, s->dt);
+        changed |= on != ms->active[q];
+        ms->active[q] = on;
+    }
+    ms->clamps_dirty = 0;
+    if (!changed) return 0;
     memset(ms->clamp, DYAD_RYR_FREE, ms->ncells);
     for (size_t q = 0; q < ms->nclamps; q++) {
         const ryr_clamp *c = &ms->clamps[q];
-        if (!stimulus_active(&c->when, s->t0 + step * s->dt, s->dt)) continue;
+        if (!ms->active[q]) continue;
         for (size_t k = 0; k < c->when.ncells; k++) ms->clamp[c->when.cells[k]] = (unsigned char)c->state;
     }
+    return 1;
 }
 
 void multiscale_cpu_step(sim *s, void *const *var, const void *ptab, long step)
 {
     multiscale *ms = s->ms;
-    clamps_at(s, ms, step);
+    multiscale_clamps_at(s, step);
     if (ms->esize == 8) ms_stage_f64(s, ms, (double *const *)var, (const double *)ptab, step);
     else ms_stage_f32(s, ms, (float *const *)var, (const float *)ptab, step);
 }

@@ -34,11 +34,15 @@ typedef struct multiscale {
     size_t *lcell;              /* their local indices (s->lg) */
     uint64_t *gcell;            /* their global indices, the random numbers' key */
     size_t esize;               /* bytes per real: 4 or 8, the state's precision */
+    /* The dyads' state in host memory (CPU backend); NULL where the backend
+     * keeps it itself (backend_ops.dyads_init: the GPU's, cuda/dyad_stage.h). */
     void *var[MS_NVAR];         /* ncells x n values each, cell-major */
     void *next[MS_NVAR];        /* diffusion's targets (cass, cacyt, cansr) */
     uint32_t *ryr;              /* RyR counts packed C1 | O1 << 8 | C2 << 16 | C3 << 24 */
     unsigned char *clamp;       /* per cell: the RyR clamp of the current step (DYAD_RYR_*) */
     ryr_clamp *clamps; size_t nclamps;
+    unsigned char *active;      /* per clamp: on in the step of the last multiscale_clamps_at */
+    int clamps_dirty;           /* clamps added since */
 } multiscale;
 
 struct sim;
@@ -46,18 +50,27 @@ struct sim;
 /* The grid of n dyads: (n, 1, 1) up to 100, (100, n/100, 1) up to 1,000 and
  * (100, 10, n/1000) up to 10,000. 0, or -1 with err for other counts. */
 int multiscale_shape(int n, int shape[3], char *err, size_t errlen);
-/* Bytes the dyads of ncells cells need. */
+/* Bytes the dyads of ncells cells need; for s's model (0 for others). */
 double multiscale_bytes(size_t ncells, int n, int fp64);
+double multiscale_need(const struct sim *s, size_t ncells);
+/* The resting state of one dyad: the reals MS_* and the packed RyR counts
+ * (the tiers in equilibrium at the resting JSR Ca2+). */
+void multiscale_rest_dyad(const struct sim *s, double v[MS_NVAR], uint32_t *ryr);
 /* Checks, before the backend allocates anything, that the dyad stage
  * supports s's backend and storage and that the dyad count fills the grid;
  * 0 or -1 with err. */
 int multiscale_check(const struct sim *s, char *err, size_t errlen);
-/* Allocates the dyads of s's owned tissue cells, each at the cell's current
- * state (multiscale_check passed); 0 or -1 with err. */
+/* Allocates the dyads of s's owned tissue cells at the resting state
+ * (multiscale_check passed), in host memory or through the backend's
+ * dyads_init; 0 or -1 with err. */
 int multiscale_create(struct sim *s, char *err, size_t errlen);
 void multiscale_free(struct sim *s);
 /* Takes ownership of when (global tissue cells); state DYAD_RYR_*. */
 void sim_add_ryr_clamp(struct sim *s, stimulus *when, int state);
+/* Sets ms->clamp (per cell, DYAD_RYR_*) for the step that starts at step
+ * count `step`; 1 if it changed since the last call, 0 if not, -1 out of
+ * memory. */
+int multiscale_clamps_at(const struct sim *s, long step);
 /* The dyad stage of the CPU backend for the step that starts at step count
  * `step`: var are the cell-state arrays (row-major over s->lg, the state's
  * precision), ptab the parameter sets (core/param_sets.h). Writes the means

@@ -74,6 +74,10 @@ typedef struct backend_ops {
     void (*track_free)(sim *s, tracker *t);
     /* pseudo-ECG (core/ecg.h): waits; acc[e] = the sum over this rank's owned tissue cells */
     void (*ecg)(sim *s, const double *el, int ne, double *acc);
+    /* multiscale models (core/multiscale.h): the dyads' state in the backend's
+     * memory at the resting state, or NULL: core/multiscale.c keeps it in host
+     * memory and the backend's step runs multiscale_cpu_step */
+    int  (*dyads_init)(sim *s, char *err, size_t errlen);
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include "dyad_stage.h"
 #include "exchange.h"
 #include "halo.h"
 #include "launch.h"
@@ -60,6 +61,7 @@ struct cuda_data {
     cudaEvent_t ev_step, ev_inner;
     std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
     std::array<int, 6> inner;               // the rest, which needs no ghost
+    gpu_dyads *dyads;                       // multiscale models: the calcium release units (cuda/dyad_stage.h)
 };
 
 
@@ -370,7 +372,8 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     // Check the whole allocation against free device memory before starting.
     const int nnext = cd->layout == LAYOUT_TBLOCK ? d->nstate : 1;
     double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * nstim +
-                  (b.masked ? 2.0 * nstim : 0) + (g->phi ? 4.0 * nstim : 0) + 4.0 * g->ncells;
+                  (b.masked ? 2.0 * nstim : 0) + (g->phi ? 4.0 * nstim : 0) + 4.0 * g->ncells +
+                  gpu_dyads_bytes(s, g->ntissue);
     size_t fr = 0, tot = 0;
     cudaError_t e = cudaSetDevice(rank_device());
     if (e == cudaSuccess) e = cudaMemGetInfo(&fr, &tot);
@@ -378,8 +381,10 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     if (need > (double)fr) {
         char a1[32], a2[32], a3[32];
         format_bytes(need, a1, sizeof a1); format_bytes((double)fr, a2, sizeof a2); format_bytes((double)tot, a3, sizeof a3);
-        snprintf(err, errlen, "out of GPU memory: the simulation needs %s on the GPU (%zu cells x %d states, %s, "
-                 "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, s->fp64 ? "fp64" : "fp32",
+        char dy[64] = "";
+        if (d->multiscale) snprintf(dy, sizeof dy, ", %g dyads per cell", s->m.p[GR_DYADS]);
+        snprintf(err, errlen, "out of GPU memory: the simulation needs %s on the GPU (%zu cells x %d states%s, %s, "
+                 "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, dy, s->fp64 ? "fp64" : "fp32",
                  layout_names[cd->layout], a2, a3);
         return -1;
     }
@@ -416,6 +421,7 @@ static void cuda_free(sim *s)
     cuda_data *cd = data(s);
     if (!cd) return;
     cudaDeviceSynchronize();
+    gpu_dyads_free(cd->dyads);
     for (int v = 0; v < MODEL_MAX_STATE; v++) {
         if (cd->next[v] && cd->next[v] != cd->state[v]) cudaFree(cd->next[v]);
         cudaFree(cd->state[v]);
@@ -482,19 +488,39 @@ static void split_step(sim *s, launch_ctx &c)
     CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
+static int cuda_dyads_init(sim *s, char *err, size_t errlen)
+{
+    cuda_data *cd = data(s);
+    cd->dyads = gpu_dyads_create(s, cd->compute, err, errlen);
+    return cd->dyads ? 0 : -1;
+}
+
+// The dyad stage of the step that starts at step count `step`, before the
+// cell level reads its means (core/multiscale.h).
+static void dyad_stage(sim *s, cuda_data *cd, long long step)
+{
+    const int changed = multiscale_clamps_at(s, (long)step);
+    if (changed < 0) { sim_fail(s, "out of memory for the RyR clamps"); return; }
+    if (changed) gpu_dyads_clamps(cd->dyads, s->ms->clamp, cd->compute);
+    dyad_launch a = {cd->state, cd->base.plabel, cd->base.ptable, s->dt, step, cd->compute};
+    gpu_dyads_step(cd->dyads, a);
+}
+
 static void cuda_step(sim *s, long nsteps)
 {
     cuda_data *cd = data(s);
     if (s->failed || nsteps <= 0) return;
     const int ns = s->m.def->nstate, vi = s->m.def->vindex;
     launch_ctx c = current_ctx(s);
+    if (cd->dyads) gpu_dyads_params(cd->dyads, s->m.p, s->m.def->nparam, cd->compute);
     long done = 0;
     while (done < nsteps) {
         int k = 1;
         if (cd->layout == LAYOUT_TBLOCK) k = (int)std::min<long>(s->tsteps, nsteps - done);
-        for (int v = 0; v < ns; v++) { c.in[v] = cd->state[v]; c.out[v] = cd->next[v]; }
         c.tsteps = k;
         c.step0 = s->nstep + done;
+        if (cd->dyads) dyad_stage(s, cd, c.step0);
+        for (int v = 0; v < ns; v++) { c.in[v] = cd->state[v]; c.out[v] = cd->next[v]; }
         if (cd->xchg) {            // split over ranks (naive layout)
             split_step(s, c);
             done += k;
@@ -889,6 +915,7 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.track_get = cuda_track_get;
         ops.track_free = cuda_track_free;
         ops.ecg = cuda_ecg;
+        ops.dyads_init = cuda_dyads_init;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;

@@ -118,8 +118,8 @@ static int sim_new(lua_State *L)
     cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
     if (cfg.order != 2 && cfg.order != 4) cardiac_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
     cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
-    /* auto: the GPU where there is one (multiscale models: the CPU, until their dyads run on the GPU) */
-    if (!strcmp(cfg.backend, "auto")) cfg.backend = cuda_device_count(NULL, 0) > 0 && !m->def->multiscale ? "cuda" : "cpu";
+    /* auto: the GPU where there is one */
+    if (!strcmp(cfg.backend, "auto")) cfg.backend = cuda_device_count(NULL, 0) > 0 ? "cuda" : "cpu";
     else if (strcmp(cfg.backend, "cpu") && strcmp(cfg.backend, "cuda"))
         cardiac_error(L, "%s: 'backend' must be \"cpu\", \"cuda\" or \"auto\", got \"%s\"", fn, cfg.backend);
     cfg.fp64 = args_precision(L, 1, fn);

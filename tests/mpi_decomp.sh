@@ -56,10 +56,10 @@ run 0 3 auto 4; run 2 3 auto 4; run 4 3 1,2,2 4; run 0 2 auto 4; run 4 2 2,2 4
 # a phase field: its values cross the rank borders with the ghost layers
 run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase; run 4 2 2,2 phase
 # stochastic calcium release units: channel counts independent of the split
-"$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca0.h5" auto > "$dir/ca0.log" 2>&1 || { echo "FAIL calcium reference:"; cat "$dir/ca0.log"; status=1; }
+"$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca0.h5" auto "$backend" > "$dir/ca0.log" 2>&1 || { echo "FAIL calcium reference:"; cat "$dir/ca0.log"; status=1; }
 for c in "2 auto" "4 2,2" "3 3,1"; do
   set -- $c
-  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" > "$dir/ca$1.log" 2>&1
+  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" "$backend" > "$dir/ca$1.log" 2>&1
   if "$bin" "$same" "$dir/ca0.h5" "$dir/ca$1.h5" /fields/V /fields/cai /fields/ryr_open /fields/lcc_open \
        /probes/line/V /probes/line/ryr_open /probes/line/lcc_open > "$dir/ca$1.diff" 2>&1; then
     echo "ok   gaur_rudy np=$1 decomp=$2: voltage, calcium and channel counts bitwise equal to one process"

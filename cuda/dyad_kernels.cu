@@ -1,0 +1,341 @@
+// The GPU's dyad stage (cuda/dyad_stage.h). Compiled without -use_fast_math
+// and with -fmad=false (cuda/CMakeLists.txt): every operation of a dyad's
+// step then rounds as gcc's does on the CPU, so that from the same cell
+// coefficients both backends compute the same channel probabilities, bit for
+// bit, and the binomial sampler (core/binomial.h) turns the same random word
+// into the same count.
+//
+// Work per step (thread d of block b of cell k handles dyad b * threads + d):
+//   dyad_setup   one thread per cell: the coefficients its dyads share;
+//   dyad_react   one thread per dyad: gating, release, concentrations; the
+//                block's sums of what the cell level needs;
+//   dyad_diffuse one thread per dyad: cass, cacyt, cansr from the reacted
+//                values of its neighbours; the block's sums;
+//   dyad_finish  one thread per cell: the blocks' sums, in block order, into
+//                the cell's means. Fixed-order sums, no atomics: a run is
+//                reproducible bit for bit.
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include "dyad_stage.h"
+#include "launch.h"
+#include "sim.h"
+#include "multiscale.h"
+#include "dyad_rng.h"
+#include "instances.h"
+
+namespace {
+
+// The shared code's precision instances under one name per type.
+template <class T> struct dyad_types;
+#define CARDIAC_DYAD_TYPES(T, S)                                                                                  \
+    template <> struct dyad_types<T> {                                                                          \
+        typedef struct dyad_cell_##S cell;                                                                      \
+        typedef struct dyad_##S state;                                                                          \
+        typedef struct dyad_out_##S out;                                                                        \
+        static __device__ void setup(cell *c, const T *y, const T *p, T dt) { dyad_cell_setup_##S(c, y, p, dt); } \
+        static __device__ void step(state *x, const cell *c, const T *p, T dt, const uint32_t *w, int clamp,    \
+                                    out *o) { dyad_step_##S(x, c, p, dt, w, clamp, o); }                          \
+        static __device__ void accumulate(double *s, const state *x, const out *o) { dyad_accumulate_##S(s, x, o); } \
+        static __device__ T mean(int m, double s, int n) { return dyad_mean_##S(m, s, n); }                     \
+        static __device__ void coefs(const T *p, T *cyt, T *sr) { dyad_diffusion_coefs_##S(p, cyt, sr); }       \
+        static __device__ T diffuse(const T *a, int q, const int *pos, const int *shape, const T *coef, T dt,   \
+                                    int buffered, int type)                                                      \
+        { return dyad_diffuse_point_##S(a, q, pos, shape, coef, dt, buffered, type); }                          \
+    };
+CARDIAC_DYAD_TYPES(float, f32)
+CARDIAC_DYAD_TYPES(double, f64)
+#undef CARDIAC_DYAD_TYPES
+
+template <class T>
+struct dyad_args {
+    T *y[GR_NSTATE];                        // cell-state arrays
+    const size_t *lcell;                    // the cells' local indices
+    const uint64_t *gcell;                  // and global ones (the random numbers' key)
+    const uint8_t *plabel;
+    const T *ptable, *p;
+    const unsigned char *clamp;
+    T *var[MS_NVAR], *next[MS_NVAR];
+    uint32_t *ryr;                          // C1 | O1 << 8 | C2 << 16 | C3 << 24
+    typename dyad_types<T>::cell *cellc;    // per cell
+    double *part;                           // per block: DS_COUNT sums
+    size_t ncells;
+    int n, shape[3], bpc;
+    uint32_t seed;
+    long long step;
+    T dt;
+};
+
+template <class T>
+__device__ __forceinline__ const T *cell_params(const dyad_args<T> &a, size_t c)
+{
+    return a.plabel ? a.ptable + (size_t)a.plabel[c] * MODEL_MAX_PARAM : a.p;
+}
+
+// out[v] = the sum of s[v] over the block's threads, v < NV, in a fixed order
+// (warp shuffles, then the warps in turn). blockDim.x is a multiple of 32.
+template <int NV>
+__device__ __forceinline__ void block_sums(const double *s, double *out)
+{
+    __shared__ double warp_sum[32][NV];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+#pragma unroll
+    for (int v = 0; v < NV; v++) {
+        double x = s[v];
+        for (int off = 16; off > 0; off >>= 1) x += __shfl_down_sync(0xffffffffu, x, off);
+        if (!lane) warp_sum[warp][v] = x;
+    }
+    __syncthreads();
+    if (threadIdx.x < NV) {
+        double t = 0;
+        for (int w = 0; w < nwarps; w++) t += warp_sum[w][threadIdx.x];
+        out[threadIdx.x] = t;
+    }
+}
+
+template <class T>
+__global__ void dyad_setup(dyad_args<T> a)
+{
+    const size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (k >= a.ncells) return;
+    const size_t c = a.lcell[k];
+    T y[GR_NSTATE];
+    for (int v = 0; v < GR_NSTATE; v++) y[v] = a.y[v][c];
+    typename dyad_types<T>::cell cc;
+    dyad_types<T>::setup(&cc, y, cell_params(a, c), a.dt);
+    a.cellc[k] = cc;
+}
+
+template <class T>
+__global__ void __launch_bounds__(256) dyad_react(dyad_args<T> a)
+{
+    typedef dyad_types<T> DT;
+    const size_t k = blockIdx.x / a.bpc;
+    const int d = (int)(blockIdx.x % a.bpc) * blockDim.x + threadIdx.x;
+    double s[DS_REACT];
+#pragma unroll
+    for (int m = 0; m < DS_REACT; m++) s[m] = 0;
+    if (d < a.n) {
+        const size_t q = k * a.n + d;
+        typename DT::state x;
+        x.cads = a.var[MS_CADS][q]; x.cass = a.var[MS_CASS][q]; x.cacyt = a.var[MS_CACYT][q];
+        x.cansr = a.var[MS_CANSR][q]; x.cajsr = a.var[MS_CAJSR][q]; x.nca = a.var[MS_NCA][q];
+        x.camkt = a.var[MS_CAMKT][q];
+        const uint32_t r = a.ryr[q];
+#pragma unroll
+        for (int t = 0; t < 4; t++) x.ryr[t] = (int)((r >> (8 * t)) & 0xffu);
+        uint32_t w[10];
+        dyad_words(a.seed, d, a.gcell[k], (uint64_t)a.step, w);
+        const typename DT::cell cc = a.cellc[k];
+        typename DT::out o;
+        DT::step(&x, &cc, cell_params(a, a.lcell[k]), a.dt, w, a.clamp[k], &o);
+        a.var[MS_CADS][q] = x.cads; a.var[MS_CASS][q] = x.cass; a.var[MS_CACYT][q] = x.cacyt;
+        a.var[MS_CANSR][q] = x.cansr; a.var[MS_CAJSR][q] = x.cajsr; a.var[MS_NCA][q] = x.nca;
+        a.var[MS_CAMKT][q] = x.camkt;
+        a.ryr[q] = (uint32_t)x.ryr[0] | (uint32_t)x.ryr[1] << 8 | (uint32_t)x.ryr[2] << 16 | (uint32_t)x.ryr[3] << 24;
+        DT::accumulate(s, &x, &o);
+    }
+    block_sums<DS_REACT>(s, a.part + (size_t)blockIdx.x * DS_COUNT);
+}
+
+template <class T>
+__global__ void __launch_bounds__(256) dyad_diffuse(dyad_args<T> a)
+{
+    typedef dyad_types<T> DT;
+    const size_t k = blockIdx.x / a.bpc;
+    const int d = (int)(blockIdx.x % a.bpc) * blockDim.x + threadIdx.x;
+    double s[3] = {0, 0, 0};
+    if (d < a.n) {
+        const int nx = a.shape[0], ny = a.shape[1];
+        const int pos[3] = {d % nx, d / nx % ny, d / (nx * ny)}, shape[3] = {a.shape[0], a.shape[1], a.shape[2]};
+        const size_t off = k * a.n;
+        T cyt[3], sr[3];
+        DT::coefs(cell_params(a, a.lcell[k]), cyt, sr);
+        const int type = a.cellc[k].type;
+        const T cass = DT::diffuse(a.var[MS_CASS] + off, d, pos, shape, cyt, a.dt, 2, type);
+        const T cacyt = DT::diffuse(a.var[MS_CACYT] + off, d, pos, shape, cyt, a.dt, 1, type);
+        const T cansr = DT::diffuse(a.var[MS_CANSR] + off, d, pos, shape, sr, a.dt, 0, type);
+        a.next[MS_CASS][off + d] = cass;
+        a.next[MS_CACYT][off + d] = cacyt;
+        a.next[MS_CANSR][off + d] = cansr;
+        s[0] = cass; s[1] = cacyt; s[2] = cansr;
+    }
+    block_sums<3>(s, a.part + (size_t)blockIdx.x * DS_COUNT + DS_CASS);
+}
+
+template <class T>
+__global__ void dyad_finish(dyad_args<T> a)
+{
+    const size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (k >= a.ncells) return;
+    const size_t c = a.lcell[k];
+    const double *part = a.part + k * a.bpc * DS_COUNT;
+    for (int m = 0; m < DS_COUNT; m++) {
+        double t = 0;
+        for (int b = 0; b < a.bpc; b++) t += part[(size_t)b * DS_COUNT + m];
+        a.y[dyad_sum_state(m)][c] = dyad_types<T>::mean(m, t, a.n);
+    }
+}
+
+__global__ void fill_u32(uint32_t *p, size_t n, uint32_t v)
+{
+    const size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q < n) p[q] = v;
+}
+
+unsigned blocks_of(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
+
+// Threads per block: the dyads of a cell rounded up to a warp, at most 256.
+int threads_for(int n) { return n <= 32 ? 32 : n <= 64 ? 64 : n <= 128 ? 128 : 256; }
+
+}  // namespace
+
+struct gpu_dyads {
+    int fp64, n, shape[3], threads, bpc;
+    size_t ncells;
+    uint32_t seed;
+    void *var[MS_NVAR], *next[MS_NVAR];
+    uint32_t *ryr;
+    size_t *lcell;
+    uint64_t *gcell;
+    unsigned char *clamp;
+    void *cellc, *p;
+    double *part;
+    std::vector<double> p_host;             // the parameters last uploaded
+    std::vector<unsigned char> p_bytes;     // in the state's precision
+};
+
+static size_t cell_coef_bytes(int fp64)
+{
+    return fp64 ? sizeof(dyad_types<double>::cell) : sizeof(dyad_types<float>::cell);
+}
+
+double gpu_dyads_bytes(const sim *s, size_t ncells)
+{
+    if (!s->m.def->multiscale) return 0;
+    const int n = (int)s->m.p[GR_DYADS], bpc = (n + threads_for(n) - 1) / threads_for(n);
+    const double per_cell = cell_coef_bytes(s->fp64) + 8.0 * DS_COUNT * bpc + 8 + 8 + 1;
+    return multiscale_need(s, ncells) + per_cell * ncells + 8.0 * MODEL_MAX_PARAM;
+}
+
+static bool alloc(void **p, size_t bytes, double total, char *err, size_t errlen)
+{
+    const cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e == cudaSuccess) return true;
+    cudaGetLastError();
+    *p = nullptr;
+    size_t fr = 0, tot = 0;
+    cudaMemGetInfo(&fr, &tot);
+    snprintf(err, errlen, "out of GPU memory for the calcium release units: they need %.3g GB, %.3g GB is free of "
+             "%.3g GB (%s)", total / 1e9, fr / 1e9, tot / 1e9, cudaGetErrorString(e));
+    return false;
+}
+
+gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
+{
+    const multiscale *ms = s->ms;
+    gpu_dyads *g = new gpu_dyads();
+    g->fp64 = s->fp64;
+    g->n = ms->n;
+    for (int a = 0; a < 3; a++) g->shape[a] = ms->shape[a];
+    g->threads = threads_for(ms->n);
+    g->bpc = (ms->n + g->threads - 1) / g->threads;
+    g->ncells = ms->ncells;
+    g->seed = ms->seed;
+    const size_t es = s->fp64 ? 8 : 4, nd = g->ncells * (size_t)g->n, nc = std::max<size_t>(g->ncells, 1);
+    const double total = gpu_dyads_bytes(s, g->ncells);
+    bool ok = true;
+    for (int v = 0; v < MS_NVAR && ok; v++) ok = alloc(&g->var[v], nd * es, total, err, errlen);
+    for (int v = MS_CASS; v <= MS_CANSR && ok; v++) ok = alloc(&g->next[v], nd * es, total, err, errlen);
+    ok = ok && alloc((void **)&g->ryr, nd * 4, total, err, errlen) &&
+         alloc((void **)&g->lcell, nc * sizeof(size_t), total, err, errlen) &&
+         alloc((void **)&g->gcell, nc * sizeof(uint64_t), total, err, errlen) &&
+         alloc((void **)&g->clamp, nc, total, err, errlen) &&
+         alloc(&g->cellc, nc * cell_coef_bytes(s->fp64), total, err, errlen) &&
+         alloc((void **)&g->part, nc * g->bpc * DS_COUNT * sizeof(double), total, err, errlen) &&
+         alloc(&g->p, MODEL_MAX_PARAM * es, total, err, errlen);
+    if (!ok) { gpu_dyads_free(g); return nullptr; }
+    double rest[MS_NVAR];
+    uint32_t ryr;
+    multiscale_rest_dyad(s, rest, &ryr);
+    for (int v = 0; v < MS_NVAR; v++) fill_field(s->fp64, g->var[v], nd, rest[v], st);
+    if (nd) fill_u32<<<blocks_of(nd, 256), 256, 0, st>>>(g->ryr, nd, ryr);
+    cudaMemsetAsync(g->clamp, DYAD_RYR_FREE, nc, st);
+    cudaMemcpyAsync(g->lcell, ms->lcell, g->ncells * sizeof(size_t), cudaMemcpyHostToDevice, st);
+    cudaMemcpyAsync(g->gcell, ms->gcell, g->ncells * sizeof(uint64_t), cudaMemcpyHostToDevice, st);
+    gpu_dyads_params(g, s->m.p, s->m.def->nparam, st);
+    const cudaError_t e = cudaStreamSynchronize(st);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "CUDA error initialising the calcium release units: %s", cudaGetErrorString(e));
+        gpu_dyads_free(g);
+        return nullptr;
+    }
+    return g;
+}
+
+void gpu_dyads_free(gpu_dyads *g)
+{
+    if (!g) return;
+    for (int v = 0; v < MS_NVAR; v++) { cudaFree(g->var[v]); cudaFree(g->next[v]); }
+    cudaFree(g->ryr); cudaFree(g->lcell); cudaFree(g->gcell); cudaFree(g->clamp);
+    cudaFree(g->cellc); cudaFree(g->part); cudaFree(g->p);
+    delete g;
+}
+
+void gpu_dyads_params(gpu_dyads *g, const double *p, int np, cudaStream_t st)
+{
+    if (g->p_host.size() == (size_t)np && std::equal(p, p + np, g->p_host.begin())) return;
+    g->p_host.assign(p, p + np);
+    const size_t es = g->fp64 ? 8 : 4;
+    g->p_bytes.assign(MODEL_MAX_PARAM * es, 0);
+    for (int q = 0; q < np; q++) {
+        if (g->fp64) ((double *)g->p_bytes.data())[q] = p[q];
+        else ((float *)g->p_bytes.data())[q] = (float)p[q];
+    }
+    // the kernels queued before may still read the old values
+    cudaStreamSynchronize(st);
+    cudaMemcpy(g->p, g->p_bytes.data(), g->p_bytes.size(), cudaMemcpyHostToDevice);
+}
+
+void gpu_dyads_clamps(gpu_dyads *g, const unsigned char *clamp, cudaStream_t st)
+{
+    cudaStreamSynchronize(st);
+    cudaMemcpy(g->clamp, clamp, g->ncells, cudaMemcpyHostToDevice);
+}
+
+template <class T>
+static void step_typed(gpu_dyads *g, const dyad_launch &l)
+{
+    dyad_args<T> a;
+    for (int v = 0; v < GR_NSTATE; v++) a.y[v] = (T *)l.state[v];
+    a.lcell = g->lcell;
+    a.gcell = g->gcell;
+    a.plabel = l.plabel;
+    a.ptable = (const T *)l.ptable;
+    a.p = (const T *)g->p;
+    a.clamp = g->clamp;
+    for (int v = 0; v < MS_NVAR; v++) { a.var[v] = (T *)g->var[v]; a.next[v] = (T *)g->next[v]; }
+    a.ryr = g->ryr;
+    a.cellc = (typename dyad_types<T>::cell *)g->cellc;
+    a.part = g->part;
+    a.ncells = g->ncells;
+    a.n = g->n;
+    for (int q = 0; q < 3; q++) a.shape[q] = g->shape[q];
+    a.bpc = g->bpc;
+    a.seed = g->seed;
+    a.step = l.step;
+    a.dt = (T)l.dt;
+    if (!g->ncells) return;
+    const unsigned cells = blocks_of(g->ncells, 128), dyads = (unsigned)(g->ncells * g->bpc);
+    dyad_setup<T><<<cells, 128, 0, l.stream>>>(a);
+    dyad_react<T><<<dyads, g->threads, 0, l.stream>>>(a);
+    dyad_diffuse<T><<<dyads, g->threads, 0, l.stream>>>(a);
+    dyad_finish<T><<<cells, 128, 0, l.stream>>>(a);
+}
+
+void gpu_dyads_step(gpu_dyads *g, const dyad_launch &l)
+{
+    if (g->fp64) step_typed<double>(g, l);
+    else step_typed<float>(g, l);
+    for (int v = MS_CASS; v <= MS_CANSR; v++) std::swap(g->var[v], g->next[v]);
+}

@@ -1,0 +1,41 @@
+// The dyad stage of multiscale cell models on the GPU (core/multiscale.h):
+// every dyad's state in GPU memory for the whole run, and one time step of
+// every dyad of every owned tissue cell as four kernels on the compute
+// stream (cuda/dyad_kernels.cu): the cells' shared coefficients, the
+// reaction step of each dyad with per-block sums, diffusion between the
+// cell's dyads with per-block sums, and the cells' means. The equations are
+// core/dyads.h, the same functions as the CPU's stage, and the random words
+// the same keys (core/dyad_rng.h), so both backends draw the same channel
+// counts from the same probabilities.
+#ifndef CARDIAC_CUDA_DYAD_STAGE_H
+#define CARDIAC_CUDA_DYAD_STAGE_H
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+struct sim;
+struct gpu_dyads;
+
+// Device bytes the dyad stage of s needs for ncells cells (0 for models without dyads).
+double gpu_dyads_bytes(const sim *s, size_t ncells);
+// The dyads of s->ms's cells (core/multiscale.c made the host-side lists),
+// at the resting state, filled on stream st; nullptr with err.
+gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen);
+void gpu_dyads_free(gpu_dyads *g);
+// The simulation's own parameters (cells without a set of their own): uploaded on st when they changed.
+void gpu_dyads_params(gpu_dyads *g, const double *p, int np, cudaStream_t st);
+// The RyR clamp of every cell (ncells bytes, DYAD_RYR_*), uploaded on st.
+void gpu_dyads_clamps(gpu_dyads *g, const unsigned char *clamp, cudaStream_t st);
+
+struct dyad_launch {
+    void *const *state;         // the cell-state arrays, row-major over the rank's cells (naive layout)
+    const uint8_t *plabel;      // parameter set per cell, or null
+    const void *ptable;         // the sets, MODEL_MAX_PARAM apart, in the state's precision
+    double dt;
+    long long step;             // steps taken before this one (the random numbers' counter)
+    cudaStream_t stream;
+};
+// Queues one step of every dyad; writes the means into the cell state.
+void gpu_dyads_step(gpu_dyads *g, const dyad_launch &a);
+
+#endif
