@@ -68,7 +68,12 @@ static size_t largest_face(const sim *s)
 static bool start_nccl(gpu_exchange *x, sim *s)
 {
     const char *want = getenv("CARDIAC_EXCHANGE");          // "host" forces the host-staged way
-    int fail = (want && !strcmp(want, "host")) || !load_nccl(&x->api);
+    // NCCL needs a GPU of its own per rank: with more ranks on a node than
+    // GPUs (they share one, cuda/backend_cuda.cu) its setup hung on the H200s
+    // (3 ranks on 2 GPUs, 2026-11-23), so such runs take the host-staged way.
+    int ngpu = 0;
+    if (cudaGetDeviceCount(&ngpu) != cudaSuccess) ngpu = 0;
+    int fail = (want && !strcmp(want, "host")) || par_local_rank() >= ngpu || !load_nccl(&x->api);
     par_max_ints(&fail, 1);
     if (fail) return false;
     setenv("NCCL_NVLS_ENABLE", "0", 0);                     // no NVLink multicast (shared machines)
