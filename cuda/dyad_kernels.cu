@@ -11,7 +11,7 @@
 //                block's sums of what the cell level needs;
 //   dyad_diffuse one thread per dyad: cass, cacyt, cansr from the reacted
 //                values of its neighbours; the block's sums;
-//   dyad_finish  one thread per cell: the blocks' sums, in block order, into
+//   dyad_finish  one warp per cell: the blocks' sums, in block order, into
 //                the cell's means. Fixed-order sums, no atomics: a run is
 //                reproducible bit for bit.
 #include <algorithm>
@@ -106,8 +106,14 @@ __global__ void dyad_setup(dyad_args<T> a)
     a.cellc[k] = cc;
 }
 
+// Registers bound the reaction kernel's occupancy (it waits on the latency of
+// dependent double operations in the binomial draws): unbounded, fp64 took
+// 145 registers (one block of 256 per SM, 12.5% occupancy) and fp32 110
+// (25%). Asking for 2 and 3 resident blocks caps them at 128 and 85.
+template <class T> constexpr int react_blocks_per_sm() { return sizeof(T) == 8 ? 2 : 3; }
+
 template <class T>
-__global__ void __launch_bounds__(256) dyad_react(dyad_args<T> a)
+__global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad_args<T> a)
 {
     typedef dyad_types<T> DT;
     const size_t k = blockIdx.x / a.bpc;
@@ -163,18 +169,17 @@ __global__ void __launch_bounds__(256) dyad_diffuse(dyad_args<T> a)
     block_sums<3>(s, a.part + (size_t)blockIdx.x * DS_COUNT + DS_CASS);
 }
 
+// One warp per cell: lane m adds sum m over the cell's blocks, in block order.
 template <class T>
 __global__ void dyad_finish(dyad_args<T> a)
 {
-    const size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (k >= a.ncells) return;
-    const size_t c = a.lcell[k];
+    const size_t k = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    const int m = threadIdx.x & 31;
+    if (k >= a.ncells || m >= DS_COUNT) return;
     const double *part = a.part + k * a.bpc * DS_COUNT;
-    for (int m = 0; m < DS_COUNT; m++) {
-        double t = 0;
-        for (int b = 0; b < a.bpc; b++) t += part[(size_t)b * DS_COUNT + m];
-        a.y[dyad_sum_state(m)][c] = dyad_types<T>::mean(m, t, a.n);
-    }
+    double t = 0;
+    for (int b = 0; b < a.bpc; b++) t += part[(size_t)b * DS_COUNT + m];
+    a.y[dyad_sum_state(m)][a.lcell[k]] = dyad_types<T>::mean(m, t, a.n);
 }
 
 __global__ void fill_u32(uint32_t *p, size_t n, uint32_t v)
@@ -330,7 +335,7 @@ static void step_typed(gpu_dyads *g, const dyad_launch &l)
     dyad_setup<T><<<cells, 128, 0, l.stream>>>(a);
     dyad_react<T><<<dyads, g->threads, 0, l.stream>>>(a);
     dyad_diffuse<T><<<dyads, g->threads, 0, l.stream>>>(a);
-    dyad_finish<T><<<cells, 128, 0, l.stream>>>(a);
+    dyad_finish<T><<<blocks_of(g->ncells * 32, 128), 128, 0, l.stream>>>(a);
 }
 
 void gpu_dyads_step(gpu_dyads *g, const dyad_launch &l)
