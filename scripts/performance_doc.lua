@@ -144,6 +144,33 @@ csv_section("docs/data/block-size-h100.csv", "Time per step against block size o
     return ("| %s | %s | %s | %.4f | %.1f s | %.3g | %.3f |"):format(r.model, r.precision, r.blocks,
       r.ms_per_step, r.s_per_20000, r.tissue_cell_steps_per_s, r.fraction_stored)
   end)
+csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 dyads per cell (one H100)",
+  "`cardiac protocols/calcium_benchmark.lua 20 docs/data/calcium/benchmark-h100.csv` (H100 80GB HBM3, "
+    .. "2026-11-23): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, median of 5 x "
+    .. "20 steps after a warm-up (CUDA events). Issue 6's measure is cell-steps/s (cells x steps / s): the thesis "
+    .. "reached 20,623 on one K20X with 1,416 cells (Altanaite 2017, fig. 6.4); the goal was 500,000. GB/s: the "
+    .. "88 (fp32) or 168 (fp64) bytes a dyad-step must move (7 reals and the packed RyR counts read and written "
+    .. "by the reaction, 3 reals by diffusion); %copy: against the measured 2,984 GB/s copy bandwidth. The stage "
+    .. "is bound by instruction latency, not bytes: the reaction kernel (most of a step) draws 12 random words "
+    .. "(three Philox4x32-10 blocks) and up to 10 binomial variates in double precision per dyad-step, and "
+    .. "its registers limit occupancy (docs/gpu.md, item 10). The CPU rows used the GPU machine's 16 cores.",
+  {"case", "backend", "precision", "cells", "ms/step", "cell-steps/s", "dyad-steps/s", "GB/s", "%copy",
+   "random words/s"},
+  function(r)
+    return ("| %s | %s | %s | %d | %.2f | %.0f | %.3g | %.0f | %.1f | %.3g |"):format(r.case, r.backend,
+      r.precision, r.cells, r.ms_per_step, r.cell_steps_per_s, r.dyad_steps_per_s, r.GB_per_s,
+      100 * r.copy_fraction, r.rng_words_per_s)
+  end)
+csv_section("docs/data/calcium/scaling-h200x2.csv", "Stochastic calcium: weak scaling (H200s)",
+  "`mpirun -np N cardiac protocols/calcium_scaling.lua docs/data/calcium/scaling-h200x2.csv 20` for N = 1, 2 "
+    .. "(two H200s of one host, NCCL, 2026-11-23): 24 x 24 x 24 cells of 10,000 dyads per rank (fp32), the grid "
+    .. "growing along z; median of 5 x 20 steps. Efficiency 1 to 2 GPUs: 100.4% (the exchange of V's ghost "
+    .. "layers hides behind the dyads' 17 ms). Four H200s were not lent this session.",
+  {"ranks", "grid", "cells", "ms/step", "cell-steps/s", "exchange ms/step", "GPU"},
+  function(r)
+    return ("| %d | %s | %d | %.3f | %.0f | %.4f | %s |"):format(r.ranks, r.grid, r.cells, r.ms_per_step,
+      r.cell_steps_per_s, r.exchange_ms_per_step, r.gpu)
+  end)
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()
