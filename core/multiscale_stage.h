@@ -7,6 +7,8 @@
  * that the cell level reads (dyad_mean). The GPU's stage (cuda/dyad_kernels.cu)
  * calls the same functions. */
 
+#include "dyad_storage.h"
+
 /* One explicit diffusion step of field a (the n values of one cell's dyads)
  * into b (core/dyads.h, dyad_diffuse_point); the sum of b. */
 static double R(ms_diffuse)(const int *shape, const real *a, real *b, const real *coef, real dt, int buffered,
@@ -21,23 +23,6 @@ static double R(ms_diffuse)(const int *shape, const real *a, real *b, const real
                 sum += b[q];
             }
     return sum;
-}
-
-static void R(ms_load)(const multiscale *ms, size_t q, struct R(dyad) *x)
-{
-    real *const *v = (real *const *)ms->var;
-    x->cads = v[MS_CADS][q]; x->cass = v[MS_CASS][q]; x->cacyt = v[MS_CACYT][q];
-    x->cansr = v[MS_CANSR][q]; x->cajsr = v[MS_CAJSR][q]; x->nca = v[MS_NCA][q]; x->camkt = v[MS_CAMKT][q];
-    const uint32_t r = ms->ryr[q];
-    for (int t = 0; t < 4; t++) x->ryr[t] = (int)((r >> (8 * t)) & 0xffu);
-}
-
-static void R(ms_store)(multiscale *ms, size_t q, const struct R(dyad) *x)
-{
-    real *const *v = (real *const *)ms->var;
-    v[MS_CADS][q] = x->cads; v[MS_CASS][q] = x->cass; v[MS_CACYT][q] = x->cacyt;
-    v[MS_CANSR][q] = x->cansr; v[MS_CAJSR][q] = x->cajsr; v[MS_NCA][q] = x->nca; v[MS_CAMKT][q] = x->camkt;
-    ms->ryr[q] = (uint32_t)x->ryr[0] | (uint32_t)x->ryr[1] << 8 | (uint32_t)x->ryr[2] << 16 | (uint32_t)x->ryr[3] << 24;
 }
 
 static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const real *ptab, long step, size_t k)
@@ -56,10 +41,10 @@ static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const rea
         struct R(dyad) x;
         struct R(dyad_out) o;
         uint32_t w[10];
-        R(ms_load)(ms, q, &x);
+        R(dyad_load)(&x, (real *const *)ms->var, ms->ryr, q);
         dyad_words(ms->seed, d, ms->gcell[k], (uint64_t)step, w);
         R(dyad_step)(&x, &cell, p, dt, w, ms->clamp[k], &o);
-        R(ms_store)(ms, q, &x);
+        R(dyad_store)(&x, (real *const *)ms->var, ms->ryr, q);
         R(dyad_accumulate)(sum, &x, &o);
     }
     /* diffusion between the cell's dyads, from the reacted values */

@@ -23,6 +23,8 @@
 #include "multiscale.h"
 #include "dyad_rng.h"
 #include "instances.h"
+#define CARDIAC_TEMPLATE "dyad_storage.h"
+#include "instantiate.h"
 
 namespace {
 
@@ -36,6 +38,8 @@ template <class T> struct dyad_types;
         static __device__ void setup(cell *c, const T *y, const T *p, T dt) { dyad_cell_setup_##S(c, y, p, dt); } \
         static __device__ void step(state *x, const cell *c, const T *p, T dt, const uint32_t *w, int clamp,    \
                                     out *o) { dyad_step_##S(x, c, p, dt, w, clamp, o); }                          \
+        static __device__ void load(state *x, T *const *v, const uint32_t *r, size_t q) { dyad_load_##S(x, v, r, q); } \
+        static __device__ void store(const state *x, T *const *v, uint32_t *r, size_t q) { dyad_store_##S(x, v, r, q); } \
         static __device__ void accumulate(double *s, const state *x, const out *o) { dyad_accumulate_##S(s, x, o); } \
         static __device__ T mean(int m, double s, int n) { return dyad_mean_##S(m, s, n); }                     \
         static __device__ void coefs(const T *p, T *cyt, T *sr) { dyad_diffusion_coefs_##S(p, cyt, sr); }       \
@@ -124,21 +128,13 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
     if (d < a.n) {
         const size_t q = k * a.n + d;
         typename DT::state x;
-        x.cads = a.var[MS_CADS][q]; x.cass = a.var[MS_CASS][q]; x.cacyt = a.var[MS_CACYT][q];
-        x.cansr = a.var[MS_CANSR][q]; x.cajsr = a.var[MS_CAJSR][q]; x.nca = a.var[MS_NCA][q];
-        x.camkt = a.var[MS_CAMKT][q];
-        const uint32_t r = a.ryr[q];
-#pragma unroll
-        for (int t = 0; t < 4; t++) x.ryr[t] = (int)((r >> (8 * t)) & 0xffu);
+        DT::load(&x, a.var, a.ryr, q);
         uint32_t w[10];
         dyad_words(a.seed, d, a.gcell[k], (uint64_t)a.step, w);
         const typename DT::cell cc = a.cellc[k];
         typename DT::out o;
         DT::step(&x, &cc, cell_params(a, a.lcell[k]), a.dt, w, a.clamp[k], &o);
-        a.var[MS_CADS][q] = x.cads; a.var[MS_CASS][q] = x.cass; a.var[MS_CACYT][q] = x.cacyt;
-        a.var[MS_CANSR][q] = x.cansr; a.var[MS_CAJSR][q] = x.cajsr; a.var[MS_NCA][q] = x.nca;
-        a.var[MS_CAMKT][q] = x.camkt;
-        a.ryr[q] = (uint32_t)x.ryr[0] | (uint32_t)x.ryr[1] << 8 | (uint32_t)x.ryr[2] << 16 | (uint32_t)x.ryr[3] << 24;
+        DT::store(&x, a.var, a.ryr, q);
         DT::accumulate(s, &x, &o);
     }
     block_sums<DS_REACT>(s, a.part + (size_t)blockIdx.x * DS_COUNT);

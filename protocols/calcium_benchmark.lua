@@ -14,6 +14,7 @@
 -- reads and writes 7 reals and the packed RyR counts, diffusion reads and
 -- writes 3 reals: 88 bytes in fp32, 168 in fp64; and it draws 12 random words
 -- (three Philox4x32-10 blocks; 10 used by 10 binomial draws).
+package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local steps = tonumber(arg and arg[1]) or 20
 local csv_path = arg and arg[2] or "results/calcium_benchmark.csv"
 local gpu = assert(cardiac.gpu())
@@ -44,6 +45,9 @@ local function bench(c, precision, backend, nsteps)
   local r = {case = c.name, backend = backend, precision = precision, cells = ncells, ms = b.per_step,
              cell_steps = ncells / per_step, dyad_steps = ncells * DYADS / per_step, gbs = bytes / per_step / 1e9,
              words = 12 * ncells * DYADS / per_step}
+  -- the CSV's column names (docs/data/calcium/benchmark-h100.csv, scripts/performance_doc.lua)
+  r.ms_per_step, r.cell_steps_per_s, r.dyad_steps_per_s = r.ms, r.cell_steps, r.dyad_steps
+  r.GB_per_s, r.rng_words_per_s = r.gbs, r.words
   rows[#rows + 1] = r
   return r
 end
@@ -54,17 +58,14 @@ end
 local cpu_case = {name = "2x2x2 mm (CPU all cores)", size = {2, 2, 2}}
 for _, prec in ipairs{"fp32", "fp64"} do bench(cpu_case, prec, "cpu", 2) end
 
-os.execute("mkdir -p " .. (csv_path:match("(.*)/") or "."))
-local f = assert(io.open(csv_path, "w"))
-f:write("case,backend,precision,cells,ms_per_step,cell_steps_per_s,dyad_steps_per_s,GB_per_s,copy_fraction,rng_words_per_s,gpu,date\n")
 print(("\n%-28s %-4s %-4s %6s %9s %12s %10s %8s %6s %10s"):format("case", "be", "prec", "cells", "ms/step",
       "cell-steps/s", "Gdyad/s", "GB/s", "%copy", "Gwords/s"))
 for _, r in ipairs(rows) do
-  local frac = r.backend == "cuda" and r.gbs / copy_bw or 0
+  r.copy_fraction = r.backend == "cuda" and r.gbs / copy_bw or 0
+  r.gpu, r.date = gpu.name, date
   print(("%-28s %-4s %-4s %6d %9.2f %12.0f %10.2f %8.0f %6.1f %10.1f"):format(r.case, r.backend, r.precision,
-        r.cells, r.ms, r.cell_steps, r.dyad_steps / 1e9, r.gbs, 100 * frac, r.words / 1e9))
-  f:write(("%s,%s,%s,%d,%.4f,%.0f,%.4g,%.1f,%.3f,%.4g,%s,%s\n"):format(r.case, r.backend, r.precision, r.cells, r.ms,
-          r.cell_steps, r.dyad_steps, r.gbs, frac, r.words, gpu.name, date))
+        r.cells, r.ms, r.cell_steps, r.dyad_steps / 1e9, r.gbs, 100 * r.copy_fraction, r.words / 1e9))
 end
-f:close()
+require("tables").csv(csv_path, rows, {"case", "backend", "precision", "cells", "ms_per_step", "cell_steps_per_s",
+                      "dyad_steps_per_s", "GB_per_s", "copy_fraction", "rng_words_per_s", "gpu", "date"})
 print("wrote " .. csv_path)
