@@ -9,6 +9,7 @@
 #include <time.h>
 #include "halo.h"
 #include "sim.h"
+#include "tips.h"
 
 static inline void model_step_f32(const model_def *d, float *y, float diff, float istim, float dt,
                                   const float *p)
@@ -330,6 +331,8 @@ const backend_ops backend_cpu = {
     .track_get = cpu_track_get,
     .track_free = cpu_track_free,
     .ecg = cpu_ecg,
+    .tissue_sums = tips_sums_host,
+    .singular_faces = tips_faces_host,
     .host_alloc = malloc,
     .host_free = free,
     .free = cpu_free,

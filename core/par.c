@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "par.h"
 
@@ -113,4 +114,28 @@ int par_all_arrive(double seconds)
         if (!done) nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
     return done;
+}
+
+void *par_allgather(const void *mine, size_t bytes, size_t *total)
+{
+    if (!active || size == 1) {
+        void *all = malloc(bytes ? bytes : 1);
+        if (all) memcpy(all, mine, bytes);
+        *total = bytes;
+        return all;
+    }
+    int n = (int)bytes, *counts = malloc(size * sizeof *counts), *displs = malloc(size * sizeof *displs);
+    if (!counts || !displs || bytes > INT_MAX) { free(counts); free(displs); return NULL; }
+    MPI_Allgather(&n, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t sum = 0;
+    for (int r = 0; r < size; r++) { displs[r] = (int)sum; sum += (size_t)counts[r]; }
+    char *all = sum <= INT_MAX ? malloc(sum ? sum : 1) : NULL;
+    int ok = all != NULL, every = 0;
+    MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (every) MPI_Allgatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+    free(counts);
+    free(displs);
+    if (!every) { free(all); return NULL; }
+    *total = sum;
+    return all;
 }

@@ -34,6 +34,9 @@ void par_or_bytes(void *v, size_t n);
 void par_min_longs(long *v, int n);
 void par_max_ints(int *v, int n);
 void par_bcast(void *buf, size_t bytes);   /* from rank 0 */
+/* Every rank's bytes, one after another in rank order, on every rank: a
+ * malloc'd buffer of *total bytes, or NULL (on every rank) when out of memory. */
+void *par_allgather(const void *mine, size_t bytes, size_t *total);
 void par_bcast_from(int root, void *buf, size_t bytes);
 /* After an error: 1 when every rank reaches this call within `seconds` (all
  * failed together, e.g. the same bad input or Ctrl-C, and may shut down

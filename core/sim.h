@@ -36,6 +36,7 @@ typedef struct probe {
 
 typedef struct sim sim;
 struct halo_face;
+struct sing_face;
 
 /* A backend owns the state arrays of the cells this rank stores (s->lg: the
  * rank's part of the grid and its ghost layers; the whole grid in one
@@ -74,6 +75,14 @@ typedef struct backend_ops {
     void (*track_free)(sim *s, tracker *t);
     /* pseudo-ECG (core/ecg.h): waits; acc[e] = the sum over this rank's owned tissue cells */
     void (*ecg)(sim *s, const double *el, int ne, double *acc);
+    /* phase singularities (core/tips.h), both wait: tissue_sums sets sums[0..1]
+     * to the sums of vars va and vb (their float values) over this rank's owned
+     * tissue cells; singular_faces finds the singular plaquettes of their phase
+     * about (a0, b0) whose lower corner this rank owns (the ghost layers of both
+     * hold the neighbours' values) and returns their count and a malloc'd
+     * *out, or -1 after sim_fail */
+    void (*tissue_sums)(sim *s, int va, int vb, double sums[2]);
+    long (*singular_faces)(sim *s, int va, int vb, double a0, double b0, struct sing_face **out);
     /* multiscale models (core/multiscale.h): the dyads' state in the backend's
      * memory at the resting state, or NULL: core/multiscale.c keeps it in host
      * memory and the backend's step runs multiscale_cpu_step */

@@ -3,27 +3,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "phase_winding.h"
 #include "singularity.h"
 
-/* The face of a plaquette: normal axis o and the lower corner cell c. */
+/* A singular face with its centre (3D assembly). */
 typedef struct { uint64_t id; double x[3]; } face;
-
-static double wrap(double d)
-{
-    while (d > M_PI) d -= 2 * M_PI;
-    while (d <= -M_PI) d += 2 * M_PI;
-    return d;
-}
-
-/* Phase of every tissue cell, NaN elsewhere. */
-static float *phases(const grid *g, const float *a, const float *b, double a0, double b0)
-{
-    float *th = malloc(g->ncells * sizeof *th);
-    if (!th) return NULL;
-    for (size_t c = 0; c < g->ncells; c++)
-        th[c] = g->mask[c] ? (float)atan2(b[c] - b0, a[c] - a0) : NAN;
-    return th;
-}
 
 /* Corners of the plaquette with normal o and lower corner (i, j, k), in
  * counter-clockwise order seen from the positive side of the normal; 0 when
@@ -43,18 +27,6 @@ static int corners(const grid *g, int o, int i, int j, int k, size_t c[4])
     return 1;
 }
 
-/* Winding number of the phase around a plaquette: +1, -1 or 0 (also 0 when
- * a corner has no tissue). */
-static int winding(const float *th, const size_t c[4])
-{
-    double s = 0;
-    for (int q = 0; q < 4; q++) {
-        if (isnan(th[c[q]])) return 0;
-        s += wrap((double)th[c[(q + 1) % 4]] - th[c[q]]);
-    }
-    return (int)lround(s / (2 * M_PI));
-}
-
 static void centre(const grid *g, const size_t c[4], double x[3])
 {
     x[0] = x[1] = x[2] = 0;
@@ -67,37 +39,72 @@ static void centre(const grid *g, const size_t c[4], double x[3])
     }
 }
 
-static long tips_2d(const grid *g, const float *th, singularity **out)
+/* The corners of the plaquette with normal o whose lower corner is face id's cell. */
+static void face_corners(const grid *g, uint64_t id, size_t c[4], int *o)
+{
+    int p[3];
+    *o = (int)(id / g->ncells);
+    grid_ijk(g, (size_t)(id % g->ncells), &p[0], &p[1], &p[2]);
+    corners(g, *o, p[0], p[1], p[2], c);
+}
+
+long singular_faces_local(const grid *g, const grid *lg, const int off[3], const int lo[3], const int hi[3],
+                          const float *a, const float *b, double a0, double b0, sing_face **out)
 {
     long n = 0, cap = 0;
     *out = NULL;
-    for (int j = 0; j + 1 < g->n[1]; j++)
-        for (int i = 0; i + 1 < g->n[0]; i++) {
-            size_t c[4];
-            corners(g, 2, i, j, 0, c);
-            int w = winding(th, c);
-            if (!w) continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 16;
-                singularity *p = realloc(*out, cap * sizeof *p);
-                if (!p) { free(*out); *out = NULL; return -1; }
-                *out = p;
-            }
-            singularity *s = &(*out)[n++];
-            centre(g, c, s->x);
-            s->charge = w;
-            s->faces = 1;
-        }
+    if (g->dim == 1) return 0;
+    float *th = malloc(lg->ncells * sizeof *th);    /* each cell's phase, NaN outside the tissue */
+    if (!th) return -1;
+    for (size_t c = 0; c < lg->ncells; c++) th[c] = lg->mask[c] ? cell_phase(a[c], b[c], a0, b0) : NAN;
+    for (int o = plaquette_first_axis(g); o < 3; o++) {
+        const int u = (o + 1) % 3, v = (o + 2) % 3;
+        for (int k = lo[2]; k < hi[2]; k++)
+            for (int j = lo[1]; j < hi[1]; j++)
+                for (int i = lo[0]; i < hi[0]; i++) {
+                    const int p[3] = {i + off[0], j + off[1], k + off[2]};   /* in g */
+                    size_t c[4];
+                    if (p[u] + 1 >= g->n[u] || p[v] + 1 >= g->n[v] || !corners(lg, o, i, j, k, c)) continue;
+                    const float corner[4] = {th[c[0]], th[c[1]], th[c[2]], th[c[3]]};
+                    const int w = phase_winding(corner);
+                    if (!w) continue;
+                    if (n == cap) {
+                        cap = cap ? 2 * cap : 64;
+                        sing_face *f = realloc(*out, cap * sizeof *f);
+                        if (!f) { free(*out); free(th); *out = NULL; return -1; }
+                        *out = f;
+                    }
+                    (*out)[n].id = (uint64_t)o * g->ncells + grid_index(g, p[0], p[1], p[2]);
+                    (*out)[n].charge = w;
+                    n++;
+                }
+    }
+    free(th);
+    return n;
+}
+
+static int cmp_sing_face(const void *a, const void *b)
+{
+    uint64_t x = ((const sing_face *)a)->id, y = ((const sing_face *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static long tips_2d(const grid *g, const sing_face *f, long n, singularity **out)
+{
+    *out = n ? calloc(n, sizeof **out) : NULL;
+    if (n && !*out) return -1;
+    for (long q = 0; q < n; q++) {
+        size_t c[4];
+        int o;
+        face_corners(g, f[q].id, c, &o);
+        centre(g, c, (*out)[q].x);
+        (*out)[q].charge = f[q].charge;
+        (*out)[q].faces = 1;
+    }
     return n;
 }
 
 /* ---- 3D: singular faces, joined per elementary cube (union-find) ---- */
-
-static int cmp_face(const void *a, const void *b)
-{
-    uint64_t x = ((const face *)a)->id, y = ((const face *)b)->id;
-    return x < y ? -1 : x > y;
-}
 
 static long find_face(const face *f, long n, uint64_t id)
 {
@@ -137,29 +144,18 @@ static void join_cube(const grid *g, const face *f, long n, long *parent, int i,
         }
 }
 
-static long filaments_3d(const grid *g, const float *th, singularity **out)
+static long filaments_3d(const grid *g, const sing_face *sf, long n, singularity **out)
 {
-    face *f = NULL;
-    long n = 0, cap = 0;
     *out = NULL;
-    for (int o = 0; o < 3; o++)
-        for (int k = 0; k < g->n[2]; k++)
-            for (int j = 0; j < g->n[1]; j++)
-                for (int i = 0; i < g->n[0]; i++) {
-                    size_t c[4];
-                    if (!corners(g, o, i, j, k, c) || !winding(th, c)) continue;
-                    if (n == cap) {
-                        cap = cap ? 2 * cap : 64;
-                        face *p = realloc(f, cap * sizeof *p);
-                        if (!p) { free(f); return -1; }
-                        f = p;
-                    }
-                    f[n].id = face_id(g, o, i, j, k);
-                    centre(g, c, f[n].x);
-                    n++;
-                }
-    if (!n) return 0;
-    qsort(f, n, sizeof *f, cmp_face);
+    face *f = n ? malloc(n * sizeof *f) : NULL;
+    if (n && !f) return -1;
+    for (long q = 0; q < n; q++) {                 /* sf is sorted by id, and so is f */
+        size_t c[4];
+        int o;
+        face_corners(g, sf[q].id, c, &o);
+        f[q].id = sf[q].id;
+        centre(g, c, f[q].x);
+    }
     long *parent = malloc(n * sizeof *parent), *slot = malloc(n * sizeof *slot);
     if (!parent || !slot) { free(f); free(parent); free(slot); return -1; }
     for (long q = 0; q < n; q++) parent[q] = q;
@@ -189,13 +185,22 @@ static long filaments_3d(const grid *g, const float *th, singularity **out)
     return m;
 }
 
-long singularities_find(const grid *g, const float *a, const float *b, double a0, double b0, singularity **out)
+long singularities_from_faces(const grid *g, sing_face *f, long n, singularity **out)
 {
     *out = NULL;
-    if (g->dim == 1) return 0;
-    float *th = phases(g, a, b, a0, b0);
-    if (!th) return -1;
-    long n = g->dim == 2 ? tips_2d(g, th, out) : filaments_3d(g, th, out);
-    free(th);
-    return n;
+    if (g->dim == 1 || n == 0) return 0;
+    qsort(f, n, sizeof *f, cmp_sing_face);
+    return g->dim == 2 ? tips_2d(g, f, n, out) : filaments_3d(g, f, n, out);
+}
+
+long singularities_find(const grid *g, const float *a, const float *b, double a0, double b0, singularity **out)
+{
+    const int zero[3] = {0, 0, 0};
+    sing_face *f;
+    *out = NULL;
+    long n = singular_faces_local(g, g, zero, zero, g->n, a, b, a0, b0, &f);
+    if (n <= 0) return n;
+    long m = singularities_from_faces(g, f, n, out);
+    free(f);
+    return m;
 }

@@ -14,6 +14,7 @@
 #include "launch.h"
 #include "par.h"
 #include "sim.h"
+#include "singularity_kernels.h"
 
 namespace {
 
@@ -62,6 +63,12 @@ struct cuda_data {
     std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
     std::array<int, 6> inner;               // the rest, which needs no ghost
     gpu_dyads *dyads;                       // multiscale models: the calcium release units (cuda/dyad_stage.h)
+    // phase singularities (core/tips.h), made on first use: the tissue sums'
+    // partials, the singular plaquettes found and their count
+    double *phase_part2;
+    sing_face *faces;
+    size_t faces_cap;
+    unsigned long long *faces_count;
 };
 
 
@@ -434,6 +441,7 @@ static void cuda_free(sim *s)
     for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi);
     cudaFree(cd->mask8); cudaFree(cd->ecg_acc);
+    cudaFree(cd->phase_part2); cudaFree(cd->faces); cudaFree(cd->faces_count);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
     block_map_free(&cd->hblocks);
     cudaFree(cd->sample_cells); cudaFree(cd->sample_out);
@@ -742,16 +750,26 @@ static void cuda_track_get(sim *s, tracker *t, int field, float *dst)
     for (size_t c = 0; c < n; c++) dst[c] = (float)count[c];
 }
 
+// The row-major tissue mask of the stored part on the device, made on first use.
+static bool ensure_mask8(sim *s)
+{
+    cuda_data *cd = data(s);
+    if (cd->mask8) return true;
+    const grid *g = &s->lg;
+    if (CU(s, cudaMalloc(&cd->mask8, g->ncells)) &&
+        CU(s, cudaMemcpy(cd->mask8, g->mask, g->ncells, cudaMemcpyHostToDevice)))
+        return true;
+    cudaFree(cd->mask8);
+    cd->mask8 = nullptr;
+    return false;
+}
+
 static void cuda_ecg(sim *s, const double *el, int ne, double *acc)
 {
     cuda_data *cd = data(s);
     const grid *g = &s->lg;
-    if (!cd->mask8) {
-        if (!CU(s, cudaMalloc(&cd->mask8, g->ncells)) ||
-            !CU(s, cudaMalloc(&cd->ecg_acc, ECG_MAX_ELECTRODES * sizeof(double))) ||
-            !CU(s, cudaMemcpy(cd->mask8, g->mask, g->ncells, cudaMemcpyHostToDevice)))
-            return;
-    }
+    if (!ensure_mask8(s)) return;
+    if (!cd->ecg_acc && !CU(s, cudaMalloc(&cd->ecg_acc, ECG_MAX_ELECTRODES * sizeof(double)))) return;
     ecg_args a = {};
     a.ne = ne;
     a.dim = g->dim;
@@ -769,6 +787,70 @@ static void cuda_ecg(sim *s, const double *el, int ne, double *acc)
     CU(s, cudaGetLastError());
     CU(s, cudaMemcpyAsync(acc, cd->ecg_acc, ne * sizeof(double), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
+}
+
+// ---- phase singularities (core/tips.h) ----
+
+static phase_part part_of(const sim *s)
+{
+    phase_part p = {};
+    p.dim = s->g.dim;
+    p.gcells = s->g.ncells;
+    for (int d = 0; d < 3; d++) {
+        p.n[d] = s->lg.n[d];
+        p.own_lo[d] = s->own_lo[d];
+        p.own_hi[d] = s->own_hi[d];
+        p.off[d] = s->dc.slo[d];
+        p.gn[d] = s->g.n[d];
+    }
+    return p;
+}
+
+static void cuda_tissue_sums(sim *s, int va, int vb, double sums[2])
+{
+    cuda_data *cd = data(s);
+    sums[0] = sums[1] = 0;
+    const unsigned nb = phase_sum_blocks(s->lg.ncells);
+    if (!ensure_mask8(s) || (!cd->phase_part2 && !CU(s, cudaMalloc(&cd->phase_part2, 2 * sizeof(double) * nb))))
+        return;
+    phase_sums(cd->map, s->fp64, cd->state[va], cd->state[vb], cd->mask8, part_of(s), cd->phase_part2, cd->compute);
+    std::vector<double> part(2 * (size_t)nb);
+    CU(s, cudaGetLastError());
+    CU(s, cudaMemcpyAsync(part.data(), cd->phase_part2, part.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                          cd->compute));
+    if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
+    for (unsigned q = 0; q < nb; q++) { sums[0] += part[2 * q]; sums[1] += part[2 * q + 1]; }
+}
+
+// The phase in the float scratch field, then the plaquettes; a second pass
+// when the first found more than the list had room for.
+static long cuda_singular_faces(sim *s, int va, int vb, double a0, double b0, sing_face **out)
+{
+    cuda_data *cd = data(s);
+    *out = nullptr;
+    if (!ensure_mask8(s) || (!cd->faces_count && !CU(s, cudaMalloc(&cd->faces_count, sizeof *cd->faces_count))))
+        return -1;
+    const phase_part p = part_of(s);
+    phase_field(cd->map, s->fp64, cd->state[va], cd->state[vb], cd->mask8, p, a0, b0, cd->scratch, cd->compute);
+    unsigned long long n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (n > cd->faces_cap || !cd->faces) {
+            cudaFree(cd->faces);
+            cd->faces_cap = std::max<size_t>(n, 65536);
+            if (!CU(s, cudaMalloc(&cd->faces, cd->faces_cap * sizeof(sing_face)))) { cd->faces_cap = 0; return -1; }
+        }
+        singular_plaquettes(p, cd->scratch, cd->faces, cd->faces_cap, cd->faces_count, cd->compute);
+        CU(s, cudaGetLastError());
+        CU(s, cudaMemcpyAsync(&n, cd->faces_count, sizeof n, cudaMemcpyDeviceToHost, cd->compute));
+        if (!CU(s, cudaStreamSynchronize(cd->compute))) return -1;
+        if (n <= cd->faces_cap) break;
+    }
+    if (n == 0) return 0;
+    *out = (sing_face *)malloc(n * sizeof(sing_face));
+    if (!*out) { sim_fail(s, "out of memory for %llu phase singularities", n); return -1; }
+    CU(s, cudaMemcpyAsync(*out, cd->faces, n * sizeof(sing_face), cudaMemcpyDeviceToHost, cd->compute));
+    if (!CU(s, cudaStreamSynchronize(cd->compute))) { free(*out); *out = nullptr; return -1; }
+    return (long)n;
 }
 
 static bool ensure_sample_space(sim *s, size_t n)
@@ -915,6 +997,8 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.track_get = cuda_track_get;
         ops.track_free = cuda_track_free;
         ops.ecg = cuda_ecg;
+        ops.tissue_sums = cuda_tissue_sums;
+        ops.singular_faces = cuda_singular_faces;
         ops.dyads_init = cuda_dyads_init;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;

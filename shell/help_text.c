@@ -168,7 +168,8 @@ const help_entry help_entries[] = {
 {"simulation:tips", "sim:tips{vars = {V, 2nd state}, centre = {a0, b0}} -> list of spiral tips {x, y, charge} (2D)\n"
 "  or scroll-wave filaments {x, y, z, faces} (3D, centre of each filament): the phase singularities\n"
 "  of theta = atan2(b - b0, a - a0) (plaquettes around which theta winds once). centre defaults\n"
-"  to the tissue means of the two variables; give it for a reliable phase (e.g. Karma {1, 0.5})."},
+"  to the tissue means of the two variables; give it for a reliable phase (e.g. Karma {1, 0.5}).\n"
+"  Found on the backend (on the GPU only the singular plaquettes come to the host)."},
 {"simulation:ecg", "sim:ecg{electrodes = {{x, y, z}, ...}, interval = ms | every = steps, name =} -> ecg\n"
 "  Samples a pseudo-ECG while the simulation runs: at each electrode (mm; up to 16) the sum over\n"
 "  tissue cells of (D grad V) . (x - x_e) / |x - x_e|^3 dV (Gima and Rudy 2002, constant factor\n"

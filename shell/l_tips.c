@@ -1,27 +1,17 @@
 /* sim:tips{...}: spiral-wave tips (2D) and scroll-wave filaments (3D) of the
- * current state, from the phase of two state variables (core/singularity.h). */
+ * current state, from the phase of two state variables (core/tips.h). */
 #include <lauxlib.h>
 #include <math.h>
 #include <stdlib.h>
 #include "args.h"
 #include "bindings.h"
-#include "singularity.h"
-#include "sim.h"
+#include "tips.h"
 
 static int state_of(lua_State *L, const sim *s, const char *name, const char *fn)
 {
     int v = model_state_index(s->m.def, name);
     if (v < 0) cardiac_error(L, "%s: model '%s' has no state variable '%s'", fn, s->m.def->name, name);
     return v;
-}
-
-/* Mean over the tissue: the default centre of the phase. */
-static double tissue_mean(const grid *g, const float *f)
-{
-    double sum = 0;
-    for (size_t c = 0; c < g->ncells; c++)
-        if (g->mask[c]) sum += f[c];
-    return g->ntissue ? sum / g->ntissue : 0;
 }
 
 /* sim:tips{vars = {V, second state}, centre = {tissue means}} -> list of
@@ -49,17 +39,9 @@ int sim_tips(lua_State *L)
     double c0[2] = {NAN, NAN};
     int given = args_vector(L, 2, fn, "centre", c0, 2, 0);
     if (given == 1) cardiac_error(L, "%s: 'centre' must be {a0, b0}, one value per variable", fn);
-    const size_t n = s->g.ncells;
-    float *a = lua_newuserdatauv(L, n * sizeof *a, 0), *b = lua_newuserdatauv(L, n * sizeof *b, 0);
-    char err[512];
-    if (sim_sync(s, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
-    sim_get_field(s, va, a);
-    sim_get_field(s, vb, b);
-    if (s->failed) cardiac_error(L, "%s: %s", fn, s->error);
-    if (!given) { c0[0] = tissue_mean(&s->g, a); c0[1] = tissue_mean(&s->g, b); }
     singularity *found;
-    long m = singularities_find(&s->g, a, b, c0[0], c0[1], &found);
-    if (m < 0) cardiac_error(L, "%s: out of memory", fn);
+    long m = sim_find_tips(s, va, vb, given ? c0 : NULL, &found);
+    if (m < 0) cardiac_error(L, "%s: %s", fn, s->error);
     lua_createtable(L, (int)m, 0);
     static const char *const axis[3] = {"x", "y", "z"};
     for (long q = 0; q < m; q++) {

@@ -9,6 +9,8 @@
 --   * pseudo-ECG (sim:ecg) at three electrodes sampled every 5 ms: relative
 --     difference from the CPU's within 1e-9 (fp64) and 2e-3 (fp32) of the
 --     largest |value| of the electrode's trace.
+--   * phase singularities (sim:tips) of spirals set into the state: equal to
+--     the CPU's (details below).
 --   * checkpoints: a GPU run saved half way and continued in a new GPU
 --     simulation ends bit for bit where the uninterrupted one ends (every
 --     state variable); a checkpoint the CPU wrote continues on the GPU (fp64)
@@ -114,6 +116,52 @@ for _, precision in ipairs{"fp32", "fp64"} do
         check(d == 0 and a.t == b.t, "%s checkpoint: continued run equal bit for bit (max |diff| %g)", name, d)
         a:close(); b:close(); g:close()
       end
+    end
+    cpu:close()
+  end
+end
+
+-- phase singularities (sim:tips) found on the GPU: spirals set into the
+-- state of every layout, two precisions, 2D and 3D (filaments tilted across
+-- x and z); the tips and filaments equal the CPU's with a given centre of the
+-- phase, and with the tissue means as centre (which the GPU sums in another
+-- order) the same in number and within one cell
+local function set_spirals(sim, dim)
+  local sp = dim == 3 and {{2.3, 2.0, 1}, {7.0, 5.2, -1}} or {{4.1, 3.3, 1}, {14.6, 11.2, -1}, {4.4, 12.0, 1}}
+  local function theta(x, y, z)
+    local t = 0
+    for _, p in ipairs(sp) do t = t + p[3] * math.atan(y - p[2], x - p[1] - 0.3 * (z or 0)) end
+    return t
+  end
+  sim:set("U", function(x, y, z) return 1 + math.cos(theta(x, y, z)) end)
+  sim:set("v", function(x, y, z) return 0.5 + 0.25 * math.sin(theta(x, y, z)) end)
+end
+local function tip_gap(a, b)          -- the largest distance between matched tips (math.huge: counts differ)
+  if #a ~= #b then return math.huge end
+  local gap = 0
+  for q = 1, #a do
+    local d = 0
+    for _, k in ipairs{"x", "y", "z"} do d = d + ((a[q][k] or 0) - (b[q][k] or 0)) ^ 2 end
+    if a[q].charge ~= b[q].charge or a[q].faces ~= b[q].faces then return math.huge end
+    gap = math.max(gap, math.sqrt(d))
+  end
+  return gap
+end
+for _, precision in ipairs{"fp32", "fp64"} do
+  for _, dim in ipairs{2, 3} do
+    local cpu = make{dim = dim, backend = "cpu", precision = precision}
+    set_spirals(cpu, dim)
+    local ct, cm = cpu:tips{centre = {1, 0.5}}, cpu:tips{}
+    for _, l in ipairs(layouts) do
+      local o = {dim = dim, backend = gpu_backend, precision = precision}
+      for k, v in pairs(l) do o[k] = v end
+      local g = make(o)
+      set_spirals(g, dim)
+      local gt, gm = g:tips{centre = {1, 0.5}}, g:tips{}
+      check(#ct > 0 and tip_gap(ct, gt) == 0 and tip_gap(cm, gm) <= 0.25 * math.sqrt(3),
+            "%s %dD %s tips: %d %s equal to the CPU's; with the means as centre %d, within %.3g mm",
+            precision, dim, label(l), #gt, dim == 3 and "filaments" or "tips", #gm, tip_gap(cm, gm))
+      g:close()
     end
     cpu:close()
   end

@@ -49,6 +49,7 @@ for k = 1, n[#n] do
   line[#line + 1] = dim == 3 and {n[1] // 2, n[2] // 3, k} or {n[1] // 3, k}
 end
 sim:probe{name = "line", cells = line, vars = {"U", "v"}, interval = 0.2}
+local ecg = sim:ecg{electrodes = dim == 3 and {{-2, 2, 2.5}, {3, 8, 9}} or {{-2, 6, 0}, {8, 14, 0}}, interval = 0.5}
 sim:output{file = out, interval = 2, vars = {"U", "v"}, overwrite = true}
 local act = sim:activation{}
 sim:run(6)
@@ -68,6 +69,29 @@ for q = 1, #f do sum = sum + f[q] end
 local probe = sim:get("U", table.unpack(line[#line // 2]))
 local _, umax = sim:stats("U")
 local a_lo, a_hi, a_mean, a_n = act:stats("first")
-print(("ranks %d  decomp %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  restored diff %g")
-  :format(cardiac.ranks, split, sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, dmax))
+-- the pseudo-ECG: each rank's sum, added over ranks (in another order than
+-- one process adds the cells, hence 7 digits)
+local e = ecg:data()
+local esum = 0
+for q = 1, #e.t do esum = esum + e[1][q] - e[2][q] end
+-- phase singularities of a state set to spirals whose tips (2D) and
+-- filaments (3D, tilted so that they cross x as well as z) lie next to the
+-- rank borders of every split used here
+local spirals = dim == 3 and {{4.6, 2.3, 1}, {1.0, 3.7, -1}} or {{3.1, 6.0, 1}, {11.0, 5.8, -1}, {7.7, 9.0, 1}}
+local function theta(x, y, z)
+  local t = 0
+  for _, p in ipairs(spirals) do t = t + p[3] * math.atan(y - p[2], x - p[1] - 0.3 * (z or 0)) end
+  return t
+end
+sim:set("U", function(x, y, z) return 1 + math.cos(theta(x, y, z)) end)
+sim:set("v", function(x, y, z) return 0.5 + 0.25 * math.sin(theta(x, y, z)) end)
+local tips = {}
+for _, t in ipairs{sim:tips{centre = {1, 0.5}}, sim:tips{}} do
+  local txt = {}
+  for _, p in ipairs(t) do txt[#txt + 1] = ("(%.9g %.9g %.9g %s)"):format(p.x, p.y, p.z or 0, p.charge or p.faces) end
+  tips[#tips + 1] = #t .. " " .. table.concat(txt, " ")
+end
+print(("ranks %d  decomp %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  ecg %d %.7g  tips %s  means %s  restored diff %g")
+  :format(cardiac.ranks, split, sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, #e.t, esum, tips[1],
+          tips[2], dmax))
 sim:close()
