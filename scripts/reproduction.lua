@@ -14,24 +14,33 @@ function R.machine(cpu_only)
 end
 
 --- A table writing to path (nil: print only). t:row{quantity =, paper =,
---- ours =, units =, note =}; t:write() writes the CSV and prints the table.
---- cpu_only: the figures do not involve the GPU (name the CPU).
+--- ours =, units =, note =}; t:write() writes the CSV and prints the table;
+--- t:write(machine, date) names the machine and date of figures read from an
+--- earlier run's files instead of this one's. cpu_only: the figures do not
+--- involve the GPU (name the CPU).
 function R.new(path, cpu_only)
   local t = {rows = {}, path = path, cpu_only = cpu_only}
   function t:row(r) self.rows[#self.rows + 1] = r end
-  function t:write()
+  function t:write(machine, date)
     local tables = require "tables"
-    local machine, date = R.machine(self.cpu_only), os.date("!%Y-%m-%d")
+    machine, date = machine or R.machine(self.cpu_only), date or os.date("!%Y-%m-%d")
     for _, r in ipairs(self.rows) do r.machine, r.date = machine, date end
     local cols = {"quantity", "paper", "ours", "units", "note"}
     print(tables.format(self.rows, cols))
-    if self.path then
+    if self.path and (cardiac.rank or 0) == 0 then      -- under mpirun, one file from rank 0
       local quoted = {}
       for q, r in ipairs(self.rows) do
         quoted[q] = {}
         for k, v in pairs(r) do quoted[q][k] = type(v) == "string" and ('"' .. v:gsub('"', "'") .. '"') or v end
       end
-      tables.csv(self.path, quoted, {"quantity", "paper", "ours", "units", "note", "machine", "date"})
+      local cols, seen, extra = {"quantity", "paper", "ours", "units", "note", "machine", "date"}, {}, {}
+      for _, c in ipairs(cols) do seen[c] = true end
+      for _, r in ipairs(self.rows) do                 -- a script's own columns, after these
+        for k in pairs(r) do if not seen[k] then seen[k] = true; extra[#extra + 1] = k end end
+      end
+      table.sort(extra)
+      table.move(extra, 1, #extra, #cols + 1, cols)
+      tables.csv(self.path, quoted, cols)
     end
   end
   return t
