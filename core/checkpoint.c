@@ -1,8 +1,11 @@
 /* Checkpoint files (core/checkpoint.h). Layout: root attributes program,
  * kind = "cardiac checkpoint", model, precision, cells_xyz, dt_ms, t0_ms,
  * steps (the step count) and time_ms; /mesh/mask; /state/<var>[z][y][x] in
- * the state's precision; /model with the parameters (for the record: the
- * script that loads the checkpoint sets its own). */
+ * the state's precision; /model with the parameters (for the record);
+ * /params: attribute names (the model's parameter names, comma-separated),
+ * /params/sets[set][parameter] (set 0: the model's own) and, with more than
+ * one set, /params/label[z][y][x] (each cell's set), which a restore with
+ * params = true adopts (core/param_sets.h). */
 #include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include "checkpoint.h"
 #include "h5_util.h"
 #include "par.h"
+#include "param_sets.h"
 #include "version.h"
 
 static const char *const KIND = "cardiac checkpoint";
@@ -34,8 +38,42 @@ static void write_header(hid_t f, const sim *s)
     h5_write_model(f, s);
 }
 
+/* The model's parameter names, comma-separated: what /params/sets' columns are. */
+static void param_names(const sim *s, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int q = 0; q < s->m.def->nparam; q++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", q ? "," : "", s->m.def->params[q].name);
+    }
+}
+
+/* /params: the parameter sets and, with more than one, each cell's set. */
+static int write_params(hid_t f, const sim *s, const unsigned char *label)
+{
+    const int n = sim_param_sets(s), np = s->m.def->nparam;
+    char names[4096];
+    param_names(s, names, sizeof names);
+    double *sets = malloc((size_t)n * np * sizeof *sets);
+    if (!sets) return -1;
+    for (int L = 0; L < n; L++) memcpy(sets + (size_t)L * np, sim_param_set(s, L), np * sizeof *sets);
+    hid_t g = H5Gcreate2(f, "params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    h5_attr_str(g, "names", names);
+    hsize_t dims[2] = {(hsize_t)n, (hsize_t)np};
+    hid_t sp = H5Screate_simple(2, dims, NULL);
+    hid_t d = H5Dcreate2(g, "sets", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, sets) < 0 ? -1 : 0;
+    if (d >= 0) H5Dclose(d);
+    H5Sclose(sp);
+    if (rc == 0 && n > 1) rc = h5_write_grid_array(g, "label", H5T_NATIVE_UINT8, &s->g, label);
+    H5Gclose(g);
+    free(sets);
+    return rc;
+}
+
 /* Rank 0 writes path.tmp from the gathered fields, then renames it. */
-static int write_file(sim *s, const char *path, void *const *fields, char *err, size_t errlen)
+static int write_file(sim *s, const char *path, void *const *fields, const unsigned char *label, char *err,
+                      size_t errlen)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -52,6 +90,7 @@ static int write_file(sim *s, const char *path, void *const *fields, char *err, 
     for (int v = 0; v < s->m.def->nstate && rc == 0; v++)
         rc = h5_write_grid_array(gs, s->m.def->states[v].name, native_type(s), &s->g, fields[v]);
     H5Gclose(gs);
+    if (rc == 0) rc = write_params(f, s, label);
     if (H5Fclose(f) < 0) rc = -1;
     if (rc == 0 && rename(tmp, path) != 0) rc = -1;
     if (rc != 0) {
@@ -94,10 +133,14 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
         fields[v] = malloc(s->g.ncells * sim_state_size(s));
         if (!fields[v] || sim_get_state(s, v, fields[v]) != 0 || s->failed) rc = -1;
     }
+    unsigned char *label = sim_param_sets(s) > 1 ? malloc(s->g.ncells) : NULL;
+    if (rc == 0 && sim_param_sets(s) > 1 && !label) rc = -1;
     if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
     par_max_ints(&rc, 1);
-    if (rc == 0 && par_rank() == 0) rc = write_file(s, path, fields, err, errlen);
+    if (rc == 0 && label) sim_param_labels_whole(s, label);
+    if (rc == 0 && par_rank() == 0) rc = write_file(s, path, fields, label, err, errlen);
     for (int v = 0; v < ns; v++) free(fields[v]);
+    free(label);
     par_bcast(&rc, sizeof rc);
     if (rc) par_bcast(err, errlen);
     return rc;
@@ -204,19 +247,75 @@ static int read_file(const sim *s, const char *path, void **fields, double hdr[4
     return rc;
 }
 
-int checkpoint_load(sim *s, const char *path, char *err, size_t errlen)
+/* A checkpoint's parameter sets ([n][nparam], malloc'd) and, with n > 1,
+ * each cell's set (malloc'd whole-grid labels). */
+typedef struct { param_vec *sets; int n; unsigned char *label; } saved_params;
+
+static int read_params(const sim *s, const char *path, saved_params *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) { snprintf(err, errlen, "cannot open checkpoint file '%s'", path); return -1; }
+    char names[4096], mine[4096];
+    param_names(s, mine, sizeof mine);
+    int rc = 0;
+    hid_t g = H5Lexists(f, "params", H5P_DEFAULT) > 0 ? H5Gopen2(f, "params", H5P_DEFAULT) : -1;
+    if (g < 0) {
+        snprintf(err, errlen, "checkpoint '%s' holds no parameters (written before checkpoints kept them); restore it "
+                 "without params = true", path);
+        rc = -1;
+    } else if (read_attr_str(g, "names", names, sizeof names) != 0 || strcmp(names, mine) != 0) {
+        snprintf(err, errlen, "checkpoint '%s' has other parameters than model '%s' has now", path, s->m.def->name);
+        rc = -1;
+    }
+    hid_t d = rc ? -1 : H5Dopen2(g, "sets", H5P_DEFAULT);
+    hsize_t dims[2] = {0, 0};
+    if (!rc) {
+        hid_t sp = d < 0 ? -1 : H5Dget_space(d);
+        if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 2 || H5Sget_simple_extent_dims(sp, dims, NULL) != 2 ||
+            dims[1] != (hsize_t)s->m.def->nparam || dims[0] < 1 || dims[0] > PARAM_SETS_MAX)
+            rc = -1;
+        if (sp >= 0) H5Sclose(sp);
+    }
+    double *flat = rc ? NULL : malloc(dims[0] * dims[1] * sizeof *flat);
+    p->sets = rc ? NULL : calloc(dims[0], sizeof *p->sets);
+    if (!rc && (!flat || !p->sets || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat) < 0)) rc = -1;
+    if (!rc) {
+        p->n = (int)dims[0];
+        for (int L = 0; L < p->n; L++) memcpy(p->sets[L], flat + (size_t)L * dims[1], dims[1] * sizeof *flat);
+        if (p->n > 1) {
+            p->label = malloc(s->g.ncells);
+            if (!p->label || read_array(g, "label", H5T_NATIVE_UINT8, &s->g, p->label) != 0) rc = -1;
+        }
+    }
+    if (rc && !err[0]) snprintf(err, errlen, "checkpoint '%s': cannot read its parameter sets", path);
+    free(flat);
+    if (d >= 0) H5Dclose(d);
+    if (g >= 0) H5Gclose(g);
+    H5Fclose(f);
+    return rc;
+}
+
+int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errlen)
 {
     if (refuse_dyads(s, "restore", err, errlen) != 0) return -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (sim_sync(s, err, errlen) != 0) return -1;
     void *fields[MODEL_MAX_STATE] = {0};
     double hdr[4];
+    saved_params sp = {0};
+    err[0] = 0;
     int rc = read_file(s, path, fields, hdr, err, errlen);   /* every rank reads the file */
+    if (rc == 0 && params) rc = read_params(s, path, &sp, err, errlen);
     int any = rc != 0;
     par_max_ints(&any, 1);
+    /* the parameters first: they are checked against dt before anything changes */
+    if (!any && params && sim_replace_param_sets(s, sp.sets, sp.n, sp.label, err, errlen) != 0) any = rc = 1;
     for (int v = 0; v < s->m.def->nstate && !any; v++)
         if (sim_set_state(s, v, fields[v]) != 0) any = 1;
     for (int v = 0; v < s->m.def->nstate; v++) free(fields[v]);
+    free(sp.sets);
+    free(sp.label);
     if (any) {
         if (!rc) snprintf(err, errlen, "%s", s->failed ? s->error : "another rank could not read the checkpoint");
         return -1;

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* Writes the state (every variable in its own precision), the time and step
- * count, the mask and the model's parameters. The file is written under a
+ * count, the mask and the parameter sets with each cell's set. The file is written under a
  * temporary name and renamed, so an existing checkpoint is never left half
  * overwritten. Collective under MPI (rank 0 writes). 0, or -1 with err. */
 int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t errlen);
@@ -19,9 +19,11 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
 /* Replaces the state, time and step count of s by the file's, after checking
  * that it holds the same model on the same mesh. With the same dt the step
  * count continues (t0 and nsteps as saved, so stimuli switch at the same
- * steps); with another dt the time continues from step 0. Trackers restart
- * and probes sample again from the restored time. Collective under MPI. */
-int checkpoint_load(sim *s, const char *path, char *err, size_t errlen);
+ * steps); with another dt the time continues from step 0. With params, the
+ * model's parameters, regional ones included, become the file's too
+ * (otherwise they stay the script's). Trackers restart and probes sample
+ * again from the restored time. Collective under MPI. */
+int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -185,3 +185,59 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
     if (s->be && s->be->params_changed) s->be->params_changed(s);
     return 0;
 }
+
+int sim_param_labels_whole(const sim *s, unsigned char *dst)
+{
+    memset(dst, 0, s->g.ncells);
+    if (s->plabel)
+        for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
+            for (int j = s->own_lo[1]; j < s->own_hi[1]; j++)
+                for (int i = s->own_lo[0]; i < s->own_hi[0]; i++) {
+                    const size_t l = grid_index(&s->lg, i, j, k);
+                    dst[decomp_global_index(&s->dc, l)] = s->plabel[l];
+                }
+    par_or_bytes(dst, s->g.ncells);
+    return 0;
+}
+
+int sim_replace_param_sets(sim *s, const param_vec *sets, int n, const unsigned char *glabel, char *err,
+                           size_t errlen)
+{
+    if (n < 1 || n > PARAM_SETS_MAX || (n > 1 && !glabel)) {
+        snprintf(err, errlen, "%d parameter sets (1 to %d, with a label per cell when more than 1)", n,
+                 PARAM_SETS_MAX);
+        return -1;
+    }
+    for (size_t c = 0; n > 1 && c < s->g.ncells; c++)
+        if (glabel[c] >= n) {
+            snprintf(err, errlen, "cell %zu uses parameter set %d of %d", c, glabel[c], n);
+            return -1;
+        }
+    double rate = 0;
+    for (int L = 0; L < n; L++) {
+        double q = rate_of(s, sets[L]);
+        if (q > rate) rate = q;
+    }
+    if (sim_check_dt(s, s->D, rate, err, errlen) != 0) return -1;
+    unsigned char *label = NULL;
+    param_vec *table = NULL;
+    if (n > 1) {
+        label = malloc(s->lg.ncells ? s->lg.ncells : 1);
+        table = malloc(PARAM_SETS_MAX * sizeof *table);
+        if (!label || !table) {
+            free(label);
+            free(table);
+            snprintf(err, errlen, "out of memory for the parameter labels of %zu cells", s->lg.ncells);
+            return -1;
+        }
+        memcpy(table, sets, (size_t)n * sizeof *table);
+        for (size_t l = 0; l < s->lg.ncells; l++) label[l] = glabel[decomp_global_index(&s->dc, l)];
+    }
+    sim_free_param_sets(s);
+    memcpy(s->m.p, sets[0], sizeof(param_vec));
+    s->plabel = label;
+    s->psets = table;
+    s->npsets = n > 1 ? n : 0;
+    if (s->be && s->be->params_changed) s->be->params_changed(s);
+    return 0;
+}

@@ -38,6 +38,15 @@ int sim_param_sets(const struct sim *s);
 const double *sim_param_set(const struct sim *s, int L);
 /* The set global cell c uses, or -1 when this rank does not store c. */
 int sim_param_label(const struct sim *s, size_t c);
+/* The set of every cell of the whole grid (row-major) into dst (ncells
+ * bytes), from the ranks' owned cells. Collective under MPI. Returns 0. */
+int sim_param_labels_whole(const struct sim *s, unsigned char *dst);
+/* Replaces the parameter sets (sets[0] becomes the model's parameters) and
+ * every cell's label (glabel: the whole grid's, row-major; may be NULL when
+ * n == 1), as a checkpoint saved them. Checks dt against every set first;
+ * nothing changes on error (-1 with err). Collective under MPI. */
+int sim_replace_param_sets(struct sim *s, const param_vec *sets, int n, const unsigned char *glabel, char *err,
+                           size_t errlen);
 /* The largest reaction-rate bound (1/ms) over the sets in use: the dt limit's share. */
 double sim_rate_bound(const struct sim *s);
 void sim_free_param_sets(struct sim *s);

@@ -181,9 +181,11 @@ const help_entry help_entries[] = {
 {"simulation:checkpoint", "sim:checkpoint(file, {overwrite = false}) -> file: saves the whole state (each variable in its\n"
 "  own precision), time and step count in HDF5. A simulation made by the same script continues\n"
 "  from it bit for bit (sim:restore). Written under a temporary name, then renamed."},
-{"simulation:restore", "sim:restore(file) -> t: replaces the state, time and step count by a checkpoint's, after\n"
-"  checking model, mesh and tissue. Stimuli, D and parameters are the script's; activation\n"
-"  maps restart; probes sample again from the restored time."},
+{"simulation:restore", "sim:restore(file [, {params = false}]) -> t: replaces the state, time and step count by a\n"
+"  checkpoint's, after checking model, mesh and tissue. Stimuli, D and parameters are the\n"
+"  script's; with params = true the parameters, regional ones included, become the checkpoint's\n"
+"  (to resume a run whose script changed them along the way). Activation maps restart; probes\n"
+"  sample again from the restored time."},
 {"simulation:output",
 "sim:output{file = \"results/run.h5\", every = steps | interval = ms, vars = {...}, overwrite = false}\n"
 "  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf)\n"

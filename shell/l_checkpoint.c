@@ -23,13 +23,19 @@ int sim_checkpoint(lua_State *L)
     return 1;
 }
 
-/* sim:restore(file) -> the restored time, ms */
+/* sim:restore(file, {params = false}) -> the restored time, ms */
 int sim_restore(lua_State *L)
 {
+    static const char *const keys[] = {"params", NULL};
+    const char *fn = "simulation:restore";
     sim *s = check_sim(L, 1);
     const char *path = luaL_checkstring(L, 2);
+    if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
+    args_table(L, 3, fn);
+    args_known_keys(L, 3, fn, keys);
     char err[512];
-    if (checkpoint_load(s, path, err, sizeof err) != 0) cardiac_error(L, "simulation:restore: %s", err);
+    if (checkpoint_load(s, path, args_boolean(L, 3, fn, "params", 0), err, sizeof err) != 0)
+        cardiac_error(L, "%s: %s", fn, err);
     lua_pushnumber(L, sim_time(s));
     return 1;
 }

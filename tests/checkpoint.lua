@@ -2,7 +2,8 @@
 -- continued in a new simulation ends bit for bit where the uninterrupted run
 -- ends, for every state variable, with a stimulus train that switches on and
 -- off after the checkpoint, in fp32 and fp64, row-major and in blocks, and
--- for a 41-state model; one checkpoint branches several runs; a restored
+-- for a 41-state model, and with regional parameters restored from the file;
+-- one checkpoint branches several runs; a restored
 -- simulation's probes and activation maps start from the restored time. Bad
 -- checkpoints are refused with the reason, and a refused restore leaves the
 -- simulation as it was.
@@ -59,6 +60,32 @@ for i, D in ipairs{0.05, 0.2} do
   branch[i]:step(500)
 end
 check(branch[1]:diff(branch[2]) > 0, "two branches with different D from one checkpoint differ (%.3g)", branch[1]:diff(branch[2]))
+
+-- parameters changed in a region along the way: a restore with params = true
+-- adopts the checkpoint's sets and cells and continues bit for bit; without
+-- it the script's (homogeneous) parameters stay, and the runs part
+local reg = make{}
+reg:step(500)
+reg:set_param("k", 6.0, cardiac.slab{axis = "x", from = 4, to = 8})
+reg:set_param({a = 0.12, k = 7.5}, cardiac.sphere{center = {9, 4}, radius = 2})
+reg:step(500)
+reg:checkpoint(file, {overwrite = true})
+reg:step(1000)
+local resumed, plain = make{}, make{}
+resumed:restore(file, {params = true})
+plain:restore(file)
+check(resumed:param_sets() == reg:param_sets() and resumed:param("k", 5, 4) == 6.0 and resumed:param("a", 9, 4) == 0.12
+      and plain:param_sets() == 1, "restore{params = true}: %d parameter sets as saved (k = %g at x = 5 mm, a = %g at "
+      .. "the sphere); without it %d", resumed:param_sets(), resumed:param("k", 5, 4), resumed:param("a", 9, 4),
+      plain:param_sets())
+resumed:step(1000)
+plain:step(1000)
+local dr, dp = same_state(reg, resumed), same_state(reg, plain)
+check(dr == 0 and dp > 0, "regional parameters: resumed run equal to the uninterrupted one (max |diff| %g); with the "
+      .. "script's parameters it differs by %.3g", dr, dp)
+local bad_opt = make{}
+local ok_opt, e_opt = pcall(function() bad_opt:restore(file, {parms = true}) end)
+check(not ok_opt and tostring(e_opt):find("parms", 1, true) ~= nil, "a misspelt option is refused: %s", tostring(e_opt))
 
 -- probes and activation maps restart at the restored time
 local r = make{}

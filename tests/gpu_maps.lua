@@ -14,7 +14,8 @@
 --   * checkpoints: a GPU run saved half way and continued in a new GPU
 --     simulation ends bit for bit where the uninterrupted one ends (every
 --     state variable); a checkpoint the CPU wrote continues on the GPU (fp64)
---     to the CPU's own continuation within 1e-9 of the V range.
+--     to the CPU's own continuation within 1e-9 of the V range; regional
+--     parameters restored with params = true continue bit for bit.
 -- Skipped (exit 77) without a GPU; CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU"
 -- side on the CPU (a self-check of this script: every comparison exact).
 local self_check = os.getenv("CARDIAC_GPU_TEST_ON_CPU") == "1"
@@ -177,6 +178,27 @@ g1:restore("results/gpu_maps_checkpoint.h5")
 g1:step(2500)
 local d = c1:diff(g1, "U")
 check(d <= 4e-9, "fp64 checkpoint from the CPU continued on the GPU: max |diff| %g (V range 4)", d)
+
+-- regional parameters restored from a checkpoint on the GPU (params = true):
+-- the continued run equals the uninterrupted one bit for bit
+for _, l in ipairs(layouts) do
+  local o = {dim = 3, backend = gpu_backend, precision = "fp32"}
+  for k, v in pairs(l) do o[k] = v end
+  local a = make(o)
+  a:step(1000)
+  a:set_param("eps", 0.02, cardiac.slab{axis = "x", from = 0, to = 4})
+  a:set_param({gamma = 1.6, xm = 8}, cardiac.slab{axis = "y", from = 3, to = 6})
+  a:step(1000)
+  a:checkpoint("results/gpu_maps_checkpoint.h5", {overwrite = true})
+  a:step(1500)
+  local b = make(o)
+  b:restore("results/gpu_maps_checkpoint.h5", {params = true})
+  b:step(1500)
+  local d = math.max((a:diff(b, "U")), (a:diff(b, "v")))
+  check(d == 0 and b:param_sets() == a:param_sets(), "fp32 3D %s: regional parameters (%d sets) restored with "
+        .. "params = true, continued run equal bit for bit (max |diff| %g)", label(l), b:param_sets(), d)
+  a:close(); b:close()
+end
 
 print(("%d passed, %d failed"):format(pass, fail))
 os.exit(fail == 0 and 0 or 1)

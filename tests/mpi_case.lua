@@ -58,7 +58,7 @@ sim:checkpoint(out .. ".ck.h5", {overwrite = true})
 sim:run(6)
 act:write(out .. ".maps.h5", {overwrite = true})
 local cont = make()
-cont:restore(out .. ".ck.h5")
+cont:restore(out .. ".ck.h5", {params = true})   -- the sets and labels as saved, gathered from every rank
 cont:run(6)
 local dmax = 0
 for _, v in ipairs{"U", "v"} do dmax = math.max(dmax, (cont:diff(sim, v))) end

@@ -28,7 +28,7 @@ run() {  # np dim decomp [stencil]
        /probes/line/time /probes/line/cells > "$out.diff" 2>&1; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: $(cat "$out.diff")"; status=1; return
   fi
-  if ! "$bin" "$same" "$ref.ck.h5" "$out.ck.h5" /state/U /state/v /mesh/mask > "$out.diff" 2>&1 ||
+  if ! "$bin" "$same" "$ref.ck.h5" "$out.ck.h5" /state/U /state/v /mesh/mask /params/sets /params/label > "$out.diff" 2>&1 ||
      ! "$bin" "$same" "$ref.maps.h5" "$out.maps.h5" /maps/first /maps/last /maps/count > "$out.diff" 2>&1; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: checkpoint or maps differ: $(cat "$out.diff")"; status=1; return
   fi
