@@ -219,10 +219,23 @@ static void split_boxes(const sim *s, cuda_data *cd)
     cd->inner = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
 }
 
+// Stream priorities: `compute` (the boundary layers, the halo exchange and
+// its NCCL kernels) the highest, `interior` the lowest, so that the block
+// scheduler gives freed SMs to the exchange before the interior's waiting
+// blocks; at equal priority the exchange's kernels queue behind the whole
+// interior grid and its latency shows after it (docs/mpi.md).
+static int stream_priority(bool high)
+{
+    int least = 0, greatest = 0;
+    cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    return high ? greatest : least;
+}
+
 static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
 {
     cudaError_t e;
-    if ((e = cudaStreamCreateWithFlags(&cd->interior, cudaStreamNonBlocking)) != cudaSuccess ||
+    if ((e = cudaStreamCreateWithPriority(&cd->interior, cudaStreamNonBlocking, stream_priority(false))) !=
+            cudaSuccess ||
         (e = cudaEventCreateWithFlags(&cd->ev_step, cudaEventDisableTiming)) != cudaSuccess ||
         (e = cudaEventCreateWithFlags(&cd->ev_inner, cudaEventDisableTiming)) != cudaSuccess)
         return fail_init(err, errlen, "creating the interior stream", e);
@@ -395,7 +408,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  layout_names[cd->layout], a2, a3);
         return -1;
     }
-    if ((e = cudaStreamCreateWithFlags(&cd->compute, cudaStreamNonBlocking)) != cudaSuccess ||
+    if ((e = cudaStreamCreateWithPriority(&cd->compute, cudaStreamNonBlocking, stream_priority(true))) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&cd->copy, cudaStreamNonBlocking)) != cudaSuccess ||
         (e = cudaEventCreateWithFlags(&cd->ev_snap, cudaEventDisableTiming)) != cudaSuccess ||
         (e = cudaEventCreateWithFlags(&cd->ev_copy, cudaEventDisableTiming)) != cudaSuccess ||

@@ -70,17 +70,25 @@ for _, path in ipairs(inputs) do
   end
   w("")
 end
--- Several GPUs (issue 4): the scaling table of scripts/scaling.sh.
-local scaling = "docs/data/scaling-h200x4.csv"
-if io.open(scaling) then
-  w("## Several GPUs: MPI domain decomposition")
-  w("")
-  w("Karma fp32, thesis initial condition, naive kernel on each GPU, z slabs, halo exchange of V overlapped "
-    .. "with the interior (docs/mpi.md). Published: thesis (towerDS, 8 P100s): 1024^3 in 148 s and 512^3 in "
-    .. "23 s for 20,000 steps.")
-  w("")
-  for _, l in ipairs(require("scaling_table")(scaling)) do w(l) end
-  w("")
+-- Several GPUs (issue 4): the scaling tables of scripts/scaling.sh, newest first.
+local scalings = {
+  {"docs/data/scaling-h200x2.csv", "Two H200s, with the exchange's stream at the highest priority (2026-11-23):"},
+  {"docs/data/scaling-h200x4.csv", "Four H200s, measured before that change (2026-11-22; no machine with four "
+   .. "GPUs was lent since):"},
+}
+w("## Several GPUs: MPI domain decomposition")
+w("")
+w("Karma fp32, thesis initial condition, naive kernel on each GPU, z slabs, halo exchange of V overlapped "
+  .. "with the interior (docs/mpi.md). Published: thesis (towerDS, 8 P100s): 1024^3 in 148 s and 512^3 in "
+  .. "23 s for 20,000 steps.")
+w("")
+for _, sc in ipairs(scalings) do
+  if io.open(sc[1]) then
+    w(sc[2])
+    w("")
+    for _, l in ipairs(require("scaling_table")(sc[1])) do w(l) end
+    w("")
+  end
 end
 -- A section from a CSV in docs/data, when the file is there: title, the
 -- paragraph saying what produced it, the table header and one row per line.
