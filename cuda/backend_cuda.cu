@@ -823,16 +823,13 @@ static void cuda_tissue_sums(sim *s, int va, int vb, double sums[2])
 {
     cuda_data *cd = data(s);
     sums[0] = sums[1] = 0;
-    const unsigned nb = phase_sum_blocks(s->lg.ncells);
-    if (!ensure_mask8(s) || (!cd->phase_part2 && !CU(s, cudaMalloc(&cd->phase_part2, 2 * sizeof(double) * nb))))
+    if (!ensure_mask8(s) ||
+        (!cd->phase_part2 && !CU(s, cudaMalloc(&cd->phase_part2, sizeof(double) * phase_sum_room(part_of(s))))))
         return;
     phase_sums(cd->map, s->fp64, cd->state[va], cd->state[vb], cd->mask8, part_of(s), cd->phase_part2, cd->compute);
-    std::vector<double> part(2 * (size_t)nb);
     CU(s, cudaGetLastError());
-    CU(s, cudaMemcpyAsync(part.data(), cd->phase_part2, part.size() * sizeof(double), cudaMemcpyDeviceToHost,
-                          cd->compute));
-    if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
-    for (unsigned q = 0; q < nb; q++) { sums[0] += part[2 * q]; sums[1] += part[2 * q + 1]; }
+    CU(s, cudaMemcpyAsync(sums, cd->phase_part2, 2 * sizeof(double), cudaMemcpyDeviceToHost, cd->compute));
+    CU(s, cudaStreamSynchronize(cd->compute));
 }
 
 // The phase in the float scratch field, then the plaquettes; a second pass

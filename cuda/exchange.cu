@@ -100,8 +100,13 @@ gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen)
     gpu_exchange *x = new gpu_exchange();
     x->nccl = start_nccl(x, s);
     if (!x->nccl) snprintf(x->name, sizeof x->name, "host-staged (pinned buffers, MPI)");
+    int ngpu = 0;
+    if (cudaGetDeviceCount(&ngpu) != cudaSuccess || ngpu < 1) ngpu = 1;
+    int shared = par_local_rank() >= ngpu;                  // some node has more ranks than GPUs
+    par_max_ints(&shared, 1);
     if (par_rank() == 0)
-        fprintf(stderr, "cardiac: %d ranks, one GPU each; halo exchange: %s\n", par_size(), x->name);
+        fprintf(stderr, "cardiac: %d ranks, %s; halo exchange: %s\n", par_size(),
+                shared ? "more ranks than GPUs on a node, so some ranks share a GPU" : "one GPU each", x->name);
     (void)err; (void)errlen;
     return x;
 }

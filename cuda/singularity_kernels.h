@@ -13,9 +13,10 @@ struct phase_part {
     int dim, n[3], own_lo[3], own_hi[3], off[3], gn[3];
     size_t gcells;
 };
-// Blocks of phase_sums' launch over a part of ncells cells: it writes 2 x that many partial sums.
-unsigned phase_sum_blocks(size_t ncells);
-// part2[2 q], part2[2 q + 1]: block q's sums of a and b (as floats) over owned tissue cells.
+// Doubles of device memory phase_sums needs for part p (block partials and their reduction).
+size_t phase_sum_room(const phase_part &p);
+// part2[0], part2[1]: the sums of a and b (as floats) over owned tissue cells,
+// added in a fixed order (part2: 2 x phase_sum_blocks() doubles of room).
 void phase_sums(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
                 double *part2, cudaStream_t st);
 // th[c] = the phase of cell c about (a0, b0) (core/phase_winding.h), NaN outside the tissue.
