@@ -5,7 +5,8 @@
  * /params: attribute names (the model's parameter names, comma-separated),
  * /params/sets[set][parameter] (set 0: the model's own) and, with more than
  * one set, /params/label[z][y][x] (each cell's set), which a restore with
- * params = true adopts (core/param_sets.h). */
+ * params = true adopts (core/param_sets.h); with a multiscale model,
+ * /dyads (core/checkpoint_dyads.h). */
 #include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "checkpoint.h"
+#include "checkpoint_dyads.h"
 #include "h5_util.h"
 #include "par.h"
 #include "param_sets.h"
@@ -71,12 +73,10 @@ static int write_params(hid_t f, const sim *s, const unsigned char *label)
     return rc;
 }
 
-/* Rank 0 writes path.tmp from the gathered fields, then renames it. */
-static int write_file(sim *s, const char *path, void *const *fields, const unsigned char *label, char *err,
+/* Rank 0 writes tmp from the gathered fields (and the empty datasets of the dyads). */
+static int write_file(sim *s, const char *tmp, void *const *fields, const unsigned char *label, char *err,
                       size_t errlen)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {
         snprintf(err, errlen, "cannot create checkpoint file '%s'%s%s", tmp, errno ? ": " : "", errno ? strerror(errno) : "");
@@ -91,27 +91,14 @@ static int write_file(sim *s, const char *path, void *const *fields, const unsig
         rc = h5_write_grid_array(gs, s->m.def->states[v].name, native_type(s), &s->g, fields[v]);
     H5Gclose(gs);
     if (rc == 0) rc = write_params(f, s, label);
+    if (rc == 0 && s->ms) rc = checkpoint_create_dyads(f, s);
     if (H5Fclose(f) < 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) {
-        snprintf(err, errlen, "writing checkpoint '%s' failed (disk full?)", path);
-        remove(tmp);
-    }
+    if (rc != 0) snprintf(err, errlen, "writing checkpoint '%s' failed (disk full?)", tmp);
     return rc;
-}
-
-/* A checkpoint holds the cell-level state only. */
-static int refuse_dyads(const sim *s, const char *what, char *err, size_t errlen)
-{
-    if (!s->ms) return 0;
-    snprintf(err, errlen, "%s: model %s keeps the state of its calcium release units outside the cell state, "
-             "and checkpoints do not store it yet", what, s->m.def->name);
-    return -1;
 }
 
 int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t errlen)
 {
-    if (refuse_dyads(s, "checkpoint", err, errlen) != 0) return -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     int rc = 0;
     struct stat st;
@@ -138,9 +125,20 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
     if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
     par_max_ints(&rc, 1);
     if (rc == 0 && label) sim_param_labels_whole(s, label);
-    if (rc == 0 && par_rank() == 0) rc = write_file(s, path, fields, label, err, errlen);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);          /* renamed when complete: never half overwritten */
+    if (rc == 0 && par_rank() == 0) rc = write_file(s, tmp, fields, label, err, errlen);
     for (int v = 0; v < ns; v++) free(fields[v]);
     free(label);
+    par_bcast(&rc, sizeof rc);
+    if (rc == 0 && s->ms) rc = checkpoint_write_dyads(s, tmp, err, errlen);
+    if (par_rank() == 0) {
+        if (rc == 0 && rename(tmp, path) != 0) {
+            snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0) remove(tmp);
+    }
     par_bcast(&rc, sizeof rc);
     if (rc) par_bcast(err, errlen);
     return rc;
@@ -298,7 +296,6 @@ static int read_params(const sim *s, const char *path, saved_params *p, char *er
 
 int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errlen)
 {
-    if (refuse_dyads(s, "restore", err, errlen) != 0) return -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (sim_sync(s, err, errlen) != 0) return -1;
     void *fields[MODEL_MAX_STATE] = {0};
@@ -309,10 +306,14 @@ int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errl
     if (rc == 0 && params) rc = read_params(s, path, &sp, err, errlen);
     int any = rc != 0;
     par_max_ints(&any, 1);
+    struct saved_dyads *dy = NULL;                             /* read whole before anything changes */
+    if (!any && s->ms && !(dy = checkpoint_read_dyads(s, path, err, errlen))) any = rc = 1;
     /* the parameters first: they are checked against dt before anything changes */
     if (!any && params && sim_replace_param_sets(s, sp.sets, sp.n, sp.label, err, errlen) != 0) any = rc = 1;
     for (int v = 0; v < s->m.def->nstate && !any; v++)
         if (sim_set_state(s, v, fields[v]) != 0) any = 1;
+    if (!any && dy) checkpoint_apply_dyads(s, dy);
+    else checkpoint_drop_dyads(dy);
     for (int v = 0; v < s->m.def->nstate; v++) free(fields[v]);
     free(sp.sets);
     free(sp.label);

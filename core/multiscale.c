@@ -229,3 +229,16 @@ void multiscale_cpu_step(sim *s, void *const *var, const void *ptab, long step)
     if (ms->esize == 8) ms_stage_f64(s, ms, (double *const *)var, (const double *)ptab, step);
     else ms_stage_f32(s, ms, (float *const *)var, (const float *)ptab, step);
 }
+
+void multiscale_copy(sim *s, void *const *var, uint32_t *ryr, int to_host)
+{
+    multiscale *ms = s->ms;
+    const size_t nd = ms->ncells * (size_t)ms->n;
+    if (!ms->var[0]) {                             /* the backend keeps them */
+        s->be->dyads_copy(s, var, ryr, to_host);
+        return;
+    }
+    for (int v = 0; v < MS_NVAR; v++)
+        memcpy(to_host ? var[v] : ms->var[v], to_host ? ms->var[v] : var[v], nd * ms->esize);
+    memcpy(to_host ? ryr : ms->ryr, to_host ? ms->ryr : ryr, nd * sizeof *ryr);
+}

@@ -65,6 +65,10 @@ int multiscale_check(const struct sim *s, char *err, size_t errlen);
  * dyads_init; 0 or -1 with err. */
 int multiscale_create(struct sim *s, char *err, size_t errlen);
 void multiscale_free(struct sim *s);
+/* The dyads' state to (to_host) or from host arrays var[MS_NVAR] (ncells x n
+ * values of esize bytes each, cell-major) and ryr, wherever the backend keeps
+ * it (checkpoints). */
+void multiscale_copy(struct sim *s, void *const *var, uint32_t *ryr, int to_host);
 /* Takes ownership of when (global tissue cells); state DYAD_RYR_*. */
 void sim_add_ryr_clamp(struct sim *s, stimulus *when, int state);
 /* Sets ms->clamp (per cell, DYAD_RYR_*) for the step that starts at step

@@ -87,6 +87,10 @@ typedef struct backend_ops {
      * memory at the resting state, or NULL: core/multiscale.c keeps it in host
      * memory and the backend's step runs multiscale_cpu_step */
     int  (*dyads_init)(sim *s, char *err, size_t errlen);
+    /* and, where it keeps them, copies them to (to_host) or from host arrays:
+     * var[MS_NVAR] of ms->ncells x ms->n values in the state's precision and
+     * ryr of as many packed counts, cell-major as core/multiscale.h; waits */
+    void (*dyads_copy)(sim *s, void *const *var, uint32_t *ryr, int to_host);
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);

@@ -516,6 +516,13 @@ static int cuda_dyads_init(sim *s, char *err, size_t errlen)
     return cd->dyads ? 0 : -1;
 }
 
+static void cuda_dyads_copy(sim *s, void *const *var, uint32_t *ryr, int to_host)
+{
+    cuda_data *cd = data(s);
+    gpu_dyads_copy(cd->dyads, var, ryr, to_host, cd->compute);
+    CU(s, cudaGetLastError());
+}
+
 // The dyad stage of the step that starts at step count `step`, before the
 // cell level reads its means (core/multiscale.h).
 static void dyad_stage(sim *s, cuda_data *cd, long long step)
@@ -1010,6 +1017,7 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.tissue_sums = cuda_tissue_sums;
         ops.singular_faces = cuda_singular_faces;
         ops.dyads_init = cuda_dyads_init;
+        ops.dyads_copy = cuda_dyads_copy;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;

@@ -274,6 +274,17 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
     return g;
 }
 
+void gpu_dyads_copy(gpu_dyads *g, void *const *var, uint32_t *ryr, int to_host, cudaStream_t st)
+{
+    const size_t nd = g->ncells * (size_t)g->n, es = g->fp64 ? sizeof(double) : sizeof(float);
+    const cudaMemcpyKind kind = to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
+    for (int v = 0; v < MS_NVAR; v++)
+        cudaMemcpyAsync(to_host ? var[v] : g->var[v], to_host ? g->var[v] : var[v], nd * es, kind, st);
+    cudaMemcpyAsync(to_host ? (void *)ryr : (void *)g->ryr, to_host ? (const void *)g->ryr : (const void *)ryr,
+                    nd * sizeof(uint32_t), kind, st);
+    cudaStreamSynchronize(st);
+}
+
 void gpu_dyads_free(gpu_dyads *g)
 {
     if (!g) return;

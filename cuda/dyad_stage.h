@@ -35,6 +35,10 @@ struct dyad_launch {
     long long step;             // steps taken before this one (the random numbers' counter)
     cudaStream_t stream;
 };
+// The dyads' state to (to_host) or from host arrays var[MS_NVAR] and ryr
+// (ncells x n each, cell-major, the state's precision; core/multiscale.h),
+// on stream st; waits.
+void gpu_dyads_copy(gpu_dyads *g, void *const *var, uint32_t *ryr, int to_host, cudaStream_t st);
 // Queues one step of every dyad; writes the means into the cell state.
 void gpu_dyads_step(gpu_dyads *g, const dyad_launch &a);
 

@@ -20,6 +20,7 @@
 -- 4. A GPU run repeated gives the same probes bit for bit (sums in a fixed
 --    order, no atomics).
 -- 5. A layout that cannot carry dyads is refused with an error naming it.
+-- 6. Checkpoints with dyads continue bit for bit on the GPU, also from the CPU's.
 -- Skipped (exit 77) where no GPU is usable. CARDIAC_GPU_TEST_ON_CPU=1 runs the
 -- "GPU" side on the CPU backend (a check of this script on machines without
 -- a GPU; every comparison is then exact, and check 5 fails).
@@ -132,6 +133,48 @@ check(nv == 0 and nr == 0, "fp32 GPU run repeated: V and open RyRs equal at ever
 local ok, err = pcall(cardiac.simulation, {mesh = cable.mesh, model = cardiac.model("gaur_rudy", {dyads = 10}),
                                            dt = 0.05, D = 0.2, backend = "cuda", layout = "tower"})
 check(not ok and tostring(err):find("layout 'tower'"), "error: %s", tostring(err))
+
+-- 6. checkpoints with dyads (fp64, 6 cells x 1,000 dyads, a RyR clamp across
+-- the save): a GPU run saved at 20 ms and continued in a new GPU simulation
+-- ends bit for bit where the uninterrupted one does; a checkpoint the CPU
+-- wrote continues on the GPU to the CPU's own continuation (the same counts)
+do
+  local function make(backend)
+    if self_check then backend = "cpu" end
+    local st = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5}, amplitude = 80, duration = 1}
+    local sim = cardiac.simulation{mesh = cardiac.mesh{size = {3}, dx = 0.5}, dt = 0.05, D = 0.2,
+                                   model = cardiac.model("gaur_rudy", {dyads = 1000}), precision = "fp64",
+                                   backend = backend, stimuli = {st}}
+    sim:clamp_ryr{region = cardiac.slab{axis = "x", from = 2, to = 3}, start = 15, duration = 15}
+    return sim
+  end
+  local function worst(a, b)
+    local w = 0
+    for _, v in ipairs(cardiac.model("gaur_rudy"):states()) do w = math.max(w, (a:diff(b, v.name))) end
+    return w
+  end
+  local file = "results/gpu_calcium_checkpoint.h5"
+  local g1 = make("cuda")
+  g1:run(20)
+  g1:checkpoint(file, {overwrite = true})
+  g1:run(20)
+  local g2 = make("cuda")
+  g2:restore(file)
+  g2:run(20)
+  local d = worst(g1, g2)
+  check(d == 0 and g1.t == g2.t, "GPU checkpoint with dyads continued on the GPU: equal bit for bit (max |diff| %g)", d)
+  local c1 = make("cpu")
+  c1:run(20)
+  c1:checkpoint(file, {overwrite = true})
+  c1:run(20)
+  local g3 = make("cuda")
+  g3:restore(file)
+  g3:run(20)
+  local dc = c1:diff(g3, "ryr_open")
+  local dv = c1:diff(g3, "V")
+  check(dc == 0 and dv < 1e-6, "CPU checkpoint with dyads continued on the GPU: open RyRs equal (max |diff| %g), "
+        .. "V within %.2g mV", dc, dv)
+end
 
 print(("%d passed, %d failed"):format(passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -59,10 +59,15 @@ run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase;
 "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca0.h5" auto "$backend" > "$dir/ca0.log" 2>&1 || { echo "FAIL calcium reference:"; cat "$dir/ca0.log"; status=1; }
 for c in "2 auto" "4 2,2" "3 3,1"; do
   set -- $c
-  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" "$backend" > "$dir/ca$1.log" 2>&1
+  # restores the one-process run's checkpoint: the dyads cross decompositions
+  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" "$backend" "$dir/ca0.h5.ck.h5" \
+    > "$dir/ca$1.log" 2>&1
   if "$bin" "$same" "$dir/ca0.h5" "$dir/ca$1.h5" /fields/V /fields/cai /fields/ryr_open /fields/lcc_open \
-       /probes/line/V /probes/line/ryr_open /probes/line/lcc_open > "$dir/ca$1.diff" 2>&1; then
-    echo "ok   gaur_rudy np=$1 decomp=$2: voltage, calcium and channel counts bitwise equal to one process"
+       /probes/line/V /probes/line/ryr_open /probes/line/lcc_open > "$dir/ca$1.diff" 2>&1 &&
+     "$bin" "$same" "$dir/ca0.h5.ck.h5" "$dir/ca$1.h5.ck.h5" /state/V /dyads/cads /dyads/cajsr /dyads/camkt \
+       /dyads/ryr > "$dir/ca$1.diff" 2>&1 && grep -q "restored diff 0$" "$dir/ca$1.log" &&
+     grep -q "restored diff 0$" "$dir/ca0.log"; then
+    echo "ok   gaur_rudy np=$1 decomp=$2: voltage, calcium and channel counts bitwise equal to one process; checkpoint with dyads the same file, and one process's continues here bit for bit"
   else
     echo "FAIL gaur_rudy np=$1 decomp=$2: $(cat "$dir/ca$1.diff" "$dir/ca$1.log")"; status=1
   fi
