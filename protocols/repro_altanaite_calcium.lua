@@ -11,12 +11,7 @@
 package.path = (arg[0] and arg[0]:match("(.*/)") or "protocols/") .. "../scripts/?.lua;" .. package.path
 local R, tables = require "reproduction", require "tables"
 local path = arg[1] ~= "-" and arg[1] or nil
-local o = {}
-for q = 2, #arg do
-  local k, v = arg[q]:match("^(%w+)=(.*)$")
-  assert(k == "from" or k == "machine" or k == "date", "repro_altanaite_calcium.lua: unknown option " .. arg[q])
-  o[k] = v
-end
+local o = R.options(arg, 2, {"from", "machine", "date"}, "repro_altanaite_calcium.lua")
 
 -- The settings of our runs: dx = 0.25 mm resolves the upstroke (at the
 -- thesis' 0.5 mm the explicit scheme under-resolves it and the wave dies,

@@ -29,9 +29,8 @@ end
 
 local P = cardiac.ranks or 1
 local one = {}                                   -- one-GPU ms per step by "N precision", from one=CSV
-for q = 2, #arg do
-  local file = arg[q]:match("^one=(.+)$")
-  assert(file, "repro_unat_aliev_panfilov.lua: unknown option " .. arg[q])
+local file = R.options(arg, 2, {"one"}, "repro_unat_aliev_panfilov.lua").one
+if file then
   local machine = R.machine()
   for _, r in ipairs(require("tables").read_csv(file) or {}) do
     if r.machine ~= machine then                 -- speed-ups only against the same GPU model

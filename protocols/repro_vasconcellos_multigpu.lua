@@ -9,12 +9,7 @@
 package.path = (arg[0] and arg[0]:match("(.*/)") or "protocols/") .. "../scripts/?.lua;" .. package.path
 local R, tables = require "reproduction", require "tables"
 local path = arg[1] ~= "-" and arg[1] or nil
-local o = {}
-for q = 2, #arg do
-  local k, v = arg[q]:match("^(%w+)=(.*)$")
-  assert(k == "from" or k == "png", "repro_vasconcellos_multigpu.lua: unknown option " .. arg[q])
-  o[k] = v
-end
+local o = R.options(arg, 2, {"from", "png"}, "repro_vasconcellos_multigpu.lua")
 assert(o.from, "repro_vasconcellos_multigpu.lua: give from=CSV, the output of scripts/scaling.sh")
 local rows = assert(tables.read_csv(o.from))
 

@@ -46,4 +46,17 @@ function R.new(path, cpu_only)
   return t
 end
 
+--- The key=value arguments arg[first..] of a script as a table; a key not in
+--- `known` is an error that names the script and the argument.
+function R.options(args, first, known, script)
+  local o, ok = {}, {}
+  for _, k in ipairs(known) do ok[k] = true end
+  for q = first, #args do
+    local k, v = args[q]:match("^([%w_]+)=(.*)$")
+    assert(k and ok[k], ("%s: unknown option %s (known: %s)"):format(script, args[q], table.concat(known, ", ")))
+    o[k] = v
+  end
+  return o
+end
+
 return R

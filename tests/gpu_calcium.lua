@@ -153,23 +153,22 @@ do
     for _, v in ipairs(cardiac.model("gaur_rudy"):states()) do w = math.max(w, (a:diff(b, v.name))) end
     return w
   end
-  local file = "results/gpu_calcium_checkpoint.h5"
-  local g1 = make("cuda")
-  g1:run(20)
-  g1:checkpoint(file, {overwrite = true})
-  g1:run(20)
-  local g2 = make("cuda")
-  g2:restore(file)
-  g2:run(20)
+  -- the uninterrupted run on one backend and its checkpoint continued on another
+  local function continued(save_on, go_on)
+    local file = "results/gpu_calcium_checkpoint.h5"
+    local a = make(save_on)
+    a:run(20)
+    a:checkpoint(file, {overwrite = true})
+    a:run(20)
+    local b = make(go_on)
+    b:restore(file)
+    b:run(20)
+    return a, b
+  end
+  local g1, g2 = continued("cuda", "cuda")
   local d = worst(g1, g2)
   check(d == 0 and g1.t == g2.t, "GPU checkpoint with dyads continued on the GPU: equal bit for bit (max |diff| %g)", d)
-  local c1 = make("cpu")
-  c1:run(20)
-  c1:checkpoint(file, {overwrite = true})
-  c1:run(20)
-  local g3 = make("cuda")
-  g3:restore(file)
-  g3:run(20)
+  local c1, g3 = continued("cpu", "cuda")
   local dc = c1:diff(g3, "ryr_open")
   local dv = c1:diff(g3, "V")
   check(dc == 0 and dv < 1e-6, "CPU checkpoint with dyads continued on the GPU: open RyRs equal (max |diff| %g), "

@@ -18,6 +18,7 @@
 --     parameters restored with params = true continue bit for bit.
 -- Skipped (exit 77) without a GPU; CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU"
 -- side on the CPU (a self-check of this script: every comparison exact).
+package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local self_check = os.getenv("CARDIAC_GPU_TEST_ON_CPU") == "1"
 local gpu, why = cardiac.gpu()
 if self_check then gpu = {name = "none (CPU self-check)"} end
@@ -127,15 +128,10 @@ end
 -- x and z); the tips and filaments equal the CPU's with a given centre of the
 -- phase, and with the tissue means as centre (which the GPU sums in another
 -- order) the same in number and within one cell
+local phase = require "phase"
 local function set_spirals(sim, dim)
-  local sp = dim == 3 and {{2.3, 2.0, 1}, {7.0, 5.2, -1}} or {{4.1, 3.3, 1}, {14.6, 11.2, -1}, {4.4, 12.0, 1}}
-  local function theta(x, y, z)
-    local t = 0
-    for _, p in ipairs(sp) do t = t + p[3] * math.atan(y - p[2], x - p[1] - 0.3 * (z or 0)) end
-    return t
-  end
-  sim:set("U", function(x, y, z) return 1 + math.cos(theta(x, y, z)) end)
-  sim:set("v", function(x, y, z) return 0.5 + 0.25 * math.sin(theta(x, y, z)) end)
+  phase.spirals(sim, dim == 3 and {{2.3, 2.0, 1}, {7.0, 5.2, -1}} or {{4.1, 3.3, 1}, {14.6, 11.2, -1}, {4.4, 12.0, 1}},
+                {tilt = 0.3})
 end
 local function tip_gap(a, b)          -- the largest distance between matched tips (math.huge: counts differ)
   if #a ~= #b then return math.huge end

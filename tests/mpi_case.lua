@@ -4,6 +4,7 @@
 -- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1"; STENCIL: 2 or 4
 -- (4: two ghost layers per face), or "phase": second order on a phase field
 -- whose hole has a tanh border.
+package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
 local order = phase and 2 or tonumber(arg[5] or "2")
@@ -77,14 +78,8 @@ for q = 1, #e.t do esum = esum + e[1][q] - e[2][q] end
 -- phase singularities of a state set to spirals whose tips (2D) and
 -- filaments (3D, tilted so that they cross x as well as z) lie next to the
 -- rank borders of every split used here
-local spirals = dim == 3 and {{4.6, 2.3, 1}, {1.0, 3.7, -1}} or {{3.1, 6.0, 1}, {11.0, 5.8, -1}, {7.7, 9.0, 1}}
-local function theta(x, y, z)
-  local t = 0
-  for _, p in ipairs(spirals) do t = t + p[3] * math.atan(y - p[2], x - p[1] - 0.3 * (z or 0)) end
-  return t
-end
-sim:set("U", function(x, y, z) return 1 + math.cos(theta(x, y, z)) end)
-sim:set("v", function(x, y, z) return 0.5 + 0.25 * math.sin(theta(x, y, z)) end)
+require("phase").spirals(sim, dim == 3 and {{4.6, 2.3, 1}, {1.0, 3.7, -1}} or {{3.1, 6.0, 1}, {11.0, 5.8, -1}, {7.7, 9.0, 1}},
+                         {tilt = 0.3})
 local tips = {}
 for _, t in ipairs{sim:tips{centre = {1, 0.5}}, sim:tips{}} do
   local txt = {}

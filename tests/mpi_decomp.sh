@@ -72,6 +72,16 @@ for c in "2 auto" "4 2,2" "3 3,1"; do
     echo "FAIL gaur_rudy np=$1 decomp=$2: $(cat "$dir/ca$1.diff" "$dir/ca$1.log")"; status=1
   fi
 done
+# blockDS asked for under mpirun: each rank stores its part whole, same values
+ref=$("$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks' | sed 's/^blocks [^ ]*//')
+for np in 2 4; do
+  got=$(mpirun -np $np "$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks' | sed 's/^blocks [^ ]*//')
+  if [ -n "$ref" ] && [ "$got" = "$ref" ]; then
+    echo "ok   blocks = 3 under mpirun -np $np: runs, values equal to one process's blockDS run"
+  else
+    echo "FAIL blocks = 3 under mpirun -np $np: '$got' against '$ref'"; status=1
+  fi
+done
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)
