@@ -192,15 +192,3 @@ long singularities_from_faces(const grid *g, sing_face *f, long n, singularity *
     qsort(f, n, sizeof *f, cmp_sing_face);
     return g->dim == 2 ? tips_2d(g, f, n, out) : filaments_3d(g, f, n, out);
 }
-
-long singularities_find(const grid *g, const float *a, const float *b, double a0, double b0, singularity **out)
-{
-    const int zero[3] = {0, 0, 0};
-    sing_face *f;
-    *out = NULL;
-    long n = singular_faces_local(g, g, zero, zero, g->n, a, b, a0, b0, &f);
-    if (n <= 0) return n;
-    long m = singularities_from_faces(g, f, n, out);
-    free(f);
-    return m;
-}

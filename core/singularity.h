@@ -49,9 +49,6 @@ long singular_faces_local(const grid *g, const grid *lg, const int off[3], const
  * found and a malloc'd array in *out (NULL when none), or -1 when out of memory. */
 long singularities_from_faces(const grid *g, sing_face *f, long n, singularity **out);
 
-/* Both steps on whole-grid fields a and b about (a0, b0). */
-long singularities_find(const grid *g, const float *a, const float *b, double a0, double b0, singularity **out);
-
 #ifdef __cplusplus
 }
 #endif
