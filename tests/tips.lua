@@ -7,7 +7,9 @@
 --  * Extruded along z: one filament through the whole depth (one singular face
 --    in each layer); tilted, still one; two spirals: two such filaments.
 --  * A real Karma spiral (S1-S2 cross-field initiation, as protocols/quickstart.lua):
---    tips present after the S2 and inside the sheet, none before it.
+--    tips present after the S2 and inside the sheet, none before it; its
+--    tip followed over 200 ms by tracking.tips (scripts/tracking.lua).
+package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "tracking"
 local passed, failed = 0, 0
 local function check(ok, fmt, ...)
   if ok then passed = passed + 1 else failed = failed + 1 end
@@ -83,6 +85,25 @@ for _, p in ipairs(after) do inside = inside and p.x > 0 and p.x < L and p.y > 0
 check(before == 0 and #after >= 1 and inside, "Karma S1-S2: %d tips before the S2, %d at t = 400 ms, inside the sheet",
       before, #after)
 
+-- its tip followed for 200 ms (tracking.tips, a sample every 2 ms): one
+-- trajectory through every sample, the rotor's core within 2 mm, and the CSV
+-- with a row per sample
+local tracking = require "tracking"
+local tr = tracking.tips(k, {duration = 200, every = 2, centre = {1, 0.5}, link = 1.5})
+local main, extent = tr[1], 0
+if main then
+  for q = 2, #main.t do
+    for r = 1, q - 1 do extent = math.max(extent, math.sqrt((main.x[q] - main.x[r]) ^ 2 + (main.y[q] - main.y[r]) ^ 2)) end
+  end
+end
+check(#tr == 1 and #main.t == 101 and main.t[101] - main.t[1] == 200 and extent < 2,
+      "Karma spiral tracked 400-600 ms: %d trajectory(ies), %d samples, core within %.2f mm", #tr,
+      main and #main.t or 0, extent)
+tracking.csv("results/test_tip_track.csv", tr)
+local rows = require("tables").read_csv("results/test_tip_track.csv")
+check(rows and #rows == 101 and rows[1].id == 1 and rows[101].t_ms == 600, "tracking.csv: %d rows",
+      rows and #rows or 0)
+
 local function fails(fn, pattern, what)
   local ok, e = pcall(fn)
   check(not ok and tostring(e):find(pattern, 1, true) ~= nil, "%s -> %s", what, tostring(e))
@@ -90,6 +111,7 @@ end
 fails(function() sheet:tips{vars = {"U"}} end, "'vars' must be a list of two", "one variable")
 fails(function() sheet:tips{vars = {"U", "w"}} end, "no state variable 'w'", "unknown variable")
 fails(function() sheet:tips{centre = {1}} end, "'centre' must be {a0, b0}", "one centre value")
+fails(function() tracking.tips(sheet, {every = 1}) end, "give {duration = ms}", "tracking without a duration")
 
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)
