@@ -124,7 +124,10 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
     if (rc == 0 && sim_param_sets(s) > 1 && !label) rc = -1;
     if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
     par_max_ints(&rc, 1);
-    if (rc == 0 && label) sim_param_labels_whole(s, label);
+    if (rc == 0 && label && sim_param_labels_whole(s, label) != 0) {
+        snprintf(err, errlen, "%s", s->error);
+        rc = -1;
+    }
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);          /* renamed when complete: never half overwritten */
     if (rc == 0 && par_rank() == 0) rc = write_file(s, tmp, fields, label, err, errlen);

@@ -186,20 +186,6 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
     return 0;
 }
 
-int sim_param_labels_whole(const sim *s, unsigned char *dst)
-{
-    memset(dst, 0, s->g.ncells);
-    if (s->plabel)
-        for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
-            for (int j = s->own_lo[1]; j < s->own_hi[1]; j++)
-                for (int i = s->own_lo[0]; i < s->own_hi[0]; i++) {
-                    const size_t l = grid_index(&s->lg, i, j, k);
-                    dst[decomp_global_index(&s->dc, l)] = s->plabel[l];
-                }
-    par_or_bytes(dst, s->g.ncells);
-    return 0;
-}
-
 int sim_replace_param_sets(sim *s, const param_vec *sets, int n, const unsigned char *glabel, char *err,
                            size_t errlen)
 {

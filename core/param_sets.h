@@ -39,8 +39,9 @@ const double *sim_param_set(const struct sim *s, int L);
 /* The set global cell c uses, or -1 when this rank does not store c. */
 int sim_param_label(const struct sim *s, size_t c);
 /* The set of every cell of the whole grid (row-major) into dst (ncells
- * bytes), from the ranks' owned cells. Collective under MPI. Returns 0. */
-int sim_param_labels_whole(const struct sim *s, unsigned char *dst);
+ * bytes), from the ranks' owned cells (core/sim.c, as the other whole-grid
+ * gathers). Collective under MPI. 0, or -1 after sim_fail. */
+int sim_param_labels_whole(struct sim *s, unsigned char *dst);
 /* Replaces the parameter sets (sets[0] becomes the model's parameters) and
  * every cell's label (glabel: the whole grid's, row-major; may be NULL when
  * n == 1), as a checkpoint saved them. Checks dt against every set first;

@@ -358,6 +358,17 @@ static int gather_whole(sim *s, local_getter get, void *obj, int arg, void *dst,
 static void get_field_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_field(s, var, dst); }
 static void get_state_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_state(s, var, dst); }
 static void get_track_local(sim *s, void *obj, int field, void *dst) { s->be->track_get(s, obj, field, dst); }
+static void get_labels_local(sim *s, void *obj, int arg, void *dst)
+{
+    (void)obj; (void)arg;
+    if (s->plabel) memcpy(dst, s->plabel, s->lg.ncells);
+    else memset(dst, 0, s->lg.ncells);
+}
+
+int sim_param_labels_whole(sim *s, unsigned char *dst)
+{
+    return gather_whole(s, get_labels_local, NULL, 0, dst, 1);
+}
 
 void sim_get_field(sim *s, int var, float *dst)
 {
