@@ -29,7 +29,7 @@ reproduce: build
 
 # Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/.
 perf-doc: build
-	$(BUILD)/cardiac scripts/performance_doc.lua
+	$(BUILD)/cardiac scripts/performance_doc.lua docs/data/benchmark-h100.csv docs/data/benchmark-h100-tplane.csv
 
 # The binary and the libraries the GPU machine lacks, in .device/ (under the
 # 64 MiB that the device tool carries; ../shared/device/README.md).

@@ -72,7 +72,7 @@ struct cuda_data {
 };
 
 
-const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock", "block"};
+const char *const layout_names[LAYOUT_COUNT] = {"naive", "window", "tower", "tblock", "block", "tplane"};
 
 bool check(sim *s, cudaError_t e, const char *what)
 {
@@ -133,16 +133,56 @@ int pick_layout(const sim *s)
     // Default: the fastest layout measured on the H100 (docs/performance.md).
     // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
     // third of the bytes per step and whose tiles are long rows with little
-    // halo. Volumes and fp64: one thread per cell; with tiles of 32 x 32
-    // cells, recomputing the halo costs temporal blocking about what it saves
-    // in traffic, and in fp64 its register queues spill (docs/gpu.md).
+    // halo. fp32 volumes of the small models without a mask: temporal
+    // blocking over wide tiles (tplane; Karma 256^3 1.56x and 512^3 1.15x
+    // faster than naive). Masked volumes (hearts: naive skips the warps
+    // without tissue; blockDS) and fp64 (tplane no faster there): one thread
+    // per cell (docs/gpu.md).
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
-    return small && !s->fp64 && !s->lg.phi && n[1] == 1 && n[2] > 1 ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
+    if (!small || s->fp64 || s->lg.phi || n[2] == 1) return LAYOUT_NAIVE;
+    if (n[1] == 1) return LAYOUT_TBLOCK;
+    return s->order == 2 && s->lg.ntissue == s->lg.ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
 
-int default_tsteps(const sim *s) { (void)s; return 3; }
+// Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
+// few rows for 3 levels in shared memory (Karma 512^3: K = 2 0.749 ms a step,
+// K = 3 0.813 ms on tiles of 288 cells, 1.21 ms on 512).
+int default_tsteps(const sim *s, int layout)
+{
+    int n[3], axis_of[3];
+    make_view(&s->lg, n, axis_of);
+    return layout == LAYOUT_TPLANE && n[0] > 256 ? 2 : 3;
+}
+
+// tplane: tiles as wide as the grid up to 512 cells (no x halo), else the
+// fewest tiles of at most 512 with their halo; as many rows of threads as
+// make 1024 threads and fit the block's shared memory.
+static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
+{
+    const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
+    int w = r32;
+    if (r32 > 512) {
+        const int tiles = (n[0] + 511 - 2 * K) / (512 - 2 * K);
+        w = ((n[0] + tiles - 1) / tiles + 2 * K + 31) / 32 * 32;
+    }
+    const int esize = s->fp64 ? 8 : 4, ns = s->m.def->nstate, cpt = tplane_cells_per_thread(ns, esize, K);
+    int rp = 1;
+    auto fit = [&] {
+        rp = std::max(1, 1024 / w);
+        while (rp > 1 && tplane_smem(w, rp, ns, esize, K) > smem_limit()) rp--;
+    };
+    fit();
+    // models with many states hold few rows per thread: narrower tiles (with
+    // an x halo) until the tile has rows left after its y halo
+    while (w > 32 && n[1] > cpt * rp && cpt * rp <= 2 * K) {
+        w = std::max(32, (w / 2 + 31) / 32 * 32);
+        fit();
+    }
+    *bx = w;
+    *by = rp;
+}
 
 // Thread-block shape per layout, in threads (a tblock thread holds 2 cells
 // along x); 2D and 1D grids (view y = 1) use rows. The tblock shapes are the
@@ -154,6 +194,7 @@ void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
     else if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
     else switch (layout) {
     case LAYOUT_TBLOCK: *bx = 16; *by = 32; break;   // tiles of 32 x 32 cells
+    case LAYOUT_TPLANE: tplane_shape(s, n, bx, by); break;
     case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
     default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
     }
@@ -310,6 +351,40 @@ static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, si
     return 0;
 }
 
+// What the tplane layout runs (cuda/kernels_tplane.cu): volumes with the
+// second-order stencil, 1 to 3 steps per kernel.
+static int check_tplane(const sim *s, const int n[3], char *err, size_t errlen)
+{
+    const char *why = n[1] == 1 ? "is for volumes (3D grids); 2D sheets run layout = \"tblock\""
+                    : s->order != 2 ? "runs the second-order stencil only; use another layout for stencil = 4"
+                    : s->tsteps > 3 ? "runs tsteps = 1 to 3" : NULL;
+    if (!why) return 0;
+    snprintf(err, errlen, "layout 'tplane' %s", why);
+    return -1;
+}
+
+// tplane's thread block {bx, by}: tiles bx cells wide (a multiple of 32:
+// a warp is part of one row) and by rows of threads, whose shared memory
+// fits the device.
+static int check_tplane_block(const sim *s, const int n[3], int bx, int by, char *err, size_t errlen)
+{
+    const int K = s->tsteps, esize = s->fp64 ? 8 : 4;
+    const int rows = tplane_cells_per_thread(s->m.def->nstate, esize, K) * by;
+    const size_t smem = tplane_smem(bx, by, s->m.def->nstate, esize, K);
+    if (bx % 32)
+        snprintf(err, errlen, "layout 'tplane' needs block = {bx, by} with bx a multiple of 32 (a tile's width in "
+                 "cells), got bx = %d", bx);
+    else if (smem > smem_limit())
+        snprintf(err, errlen, "layout 'tplane': block = {%d, %d} makes tiles of %d x %d cells, whose %d planes need "
+                 "%zu bytes of shared memory; the GPU has %zu per block", bx, by, bx, rows, 4 * K, smem, smem_limit());
+    else if ((n[0] > bx && bx <= 2 * K) || (n[1] > rows && rows <= 2 * K))
+        snprintf(err, errlen, "layout 'tplane' with tsteps = %d needs tiles of more than %d cells each way "
+                 "(block = {%d, %d} makes %d x %d)", K, 2 * K, bx, by, bx, rows);
+    else
+        return 0;
+    return -1;
+}
+
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
@@ -338,8 +413,9 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     make_view(g, n, axis_of);
     cd->layout = pick_layout(s);
     cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
-    if (cd->layout == LAYOUT_TBLOCK && !s->tsteps) s->tsteps = default_tsteps(s);
-    if (cd->layout != LAYOUT_TBLOCK) s->tsteps = 0;
+    if (layout_temporal(cd->layout) && !s->tsteps) s->tsteps = default_tsteps(s, cd->layout);
+    if (!layout_temporal(cd->layout)) s->tsteps = 0;
+    if (cd->layout == LAYOUT_TPLANE && check_tplane(s, n, err, errlen) != 0) return -1;
     snprintf(s->layout, sizeof s->layout, "%s", layout_names[cd->layout]);
 
     launch_ctx &b = cd->base;
@@ -363,6 +439,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  b.bx, b.by, 2 * r + 1);
         return -1;
     }
+    if (cd->layout == LAYOUT_TPLANE && check_tplane_block(s, n, b.bx, b.by, err, errlen) != 0) return -1;
     if (cd->layout == LAYOUT_TBLOCK) {
         const int K = s->tsteps;
         const int cells_x = b.bx * tblock_cells_per_thread();
@@ -390,7 +467,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     const size_t nstim = cd->layout == LAYOUT_BLOCK ? cd->nstore : g->ncells;
 
     // Check the whole allocation against free device memory before starting.
-    const int nnext = cd->layout == LAYOUT_TBLOCK ? d->nstate : 1;
+    const int nnext = layout_temporal(cd->layout) ? d->nstate : 1;
     double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * nstim +
                   (b.masked ? 2.0 * nstim : 0) + (g->phi ? 4.0 * nstim : 0) + 4.0 * g->ncells +
                   gpu_dyads_bytes(s, g->ntissue);
@@ -418,7 +495,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     for (int v = 0; v < d->nstate; v++)
         if (!dev_alloc(&cd->state[v], cd->esize * cd->nstore, err, errlen)) return -1;
     for (int v = 0; v < d->nstate; v++) {
-        if (cd->layout != LAYOUT_TBLOCK && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
+        if (!layout_temporal(cd->layout) && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
         if (!dev_alloc(&cd->next[v], cd->esize * cd->nstore, err, errlen)) return -1;
     }
     if (!dev_alloc(&cd->istim, cd->esize * nstim, err, errlen) ||
@@ -544,7 +621,7 @@ static void cuda_step(sim *s, long nsteps)
     long done = 0;
     while (done < nsteps) {
         int k = 1;
-        if (cd->layout == LAYOUT_TBLOCK) k = (int)std::min<long>(s->tsteps, nsteps - done);
+        if (layout_temporal(cd->layout)) k = (int)std::min<long>(s->tsteps, nsteps - done);
         c.tsteps = k;
         c.step0 = s->nstep + done;
         if (cd->dyads) dyad_stage(s, cd, c.step0);
@@ -559,6 +636,7 @@ static void cuda_step(sim *s, long nsteps)
         case LAYOUT_WINDOW: launch_window(c); break;
         case LAYOUT_TOWER: launch_tower(c); break;
         case LAYOUT_BLOCK: launch_block(c); break;
+        case LAYOUT_TPLANE: launch_tplane(c); break;
         default: launch_tblock(c); break;
         }
         for (int v = 0; v < ns; v++)

@@ -18,7 +18,10 @@
 #define MARCHING_MAX_STATES 8
 
 // Data layouts of the state on the GPU (docs/gpu.md).
-enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_COUNT };
+enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
+
+// Layouts that advance several steps per kernel (launch_ctx.tsteps).
+inline bool layout_temporal(int layout) { return layout == LAYOUT_TBLOCK || layout == LAYOUT_TPLANE; }
 
 // Geometry of the towerDS layout (thesis 4.3): the x-y plane is cut into
 // tx x ty tiles; each tile's column of cells along z is a tower, stored as z
@@ -64,8 +67,22 @@ void launch_window(const launch_ctx &ctx);
 void launch_tower(const launch_ctx &ctx);
 void launch_tblock(const launch_ctx &ctx);
 void launch_block(const launch_ctx &ctx);
+void launch_tplane(const launch_ctx &ctx);
 // Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
 int tblock_cells_per_thread();
+// tplane (cuda/kernels_tplane.cu): the rows of its tile each thread holds, at
+// most 6; limited by the shared memory of K rings of 4 planes for 1024
+// threads (about 200 KB) and by the registers that carry a cell's other
+// states through the levels (2 planes deep per level).
+constexpr int tplane_cells_per_thread(int nstate, int esize, int K)
+{
+    const int by_smem = 50 / (K * esize), by_regs = (120 / esize) / ((nstate - 1) * 2 * K + 1);
+    const int c = by_smem < by_regs ? by_smem : by_regs;
+    return c < 1 ? 1 : c > 6 ? 6 : c;
+}
+// Shared memory of a tplane block of W x RP threads, and the device's limit per block.
+size_t tplane_smem(int W, int RP, int nstate, int esize, int K);
+size_t smem_limit();
 
 // Layout conversions and small kernels (cuda/layout_kernels.cu). Index maps
 // take the row-major cell index c (the same in the grid and in the view).

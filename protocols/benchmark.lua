@@ -10,14 +10,16 @@
 -- steps at dt = 0.05 ms) against real time. "full" also times whole
 -- 20,000-step runs (3 repetitions) for the headline cases; "tune" sweeps the
 -- temporal-blocking depth and thread-block shape on the Karma 256^3 case
--- (how the defaults of cuda/backend_cuda.cu were chosen).
+-- (how the defaults of cuda/backend_cuda.cu were chosen); "tplane" times the
+-- wide-tile temporal blocking (layout tplane) on the Karma volumes beside
+-- naive and tblock (docs/data/benchmark-h100-tplane.csv).
 -- Writes a CSV (default results/benchmark.csv) that scripts/performance_doc.lua
 -- turns into docs/performance.md.
 local measure = require("measure")
 local mode = arg and arg[1] or "full"
 local csv_path = arg and arg[2] or "results/benchmark.csv"
-assert(mode == "quick" or mode == "full" or mode == "tune",
-       "usage: cardiac protocols/benchmark.lua [quick|full|tune] [results.csv]")
+assert(mode == "quick" or mode == "full" or mode == "tune" or mode == "tplane",
+       "usage: cardiac protocols/benchmark.lua [quick|full|tune|tplane] [results.csv]")
 local gpu = assert(cardiac.gpu())
 cardiac.quiet = true
 local copy_bw = cardiac.copy_bandwidth(2 ^ 30, 20)
@@ -52,6 +54,11 @@ local function ap_case(n, precision)
 end
 
 local all_layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock", 2}, {"tblock", 3}, {"tblock", 4}}
+-- the 2D cases: tplane runs volumes only
+local sheet_layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock", 2}, {"tblock", 3}, {"tblock", 4}}
+all_layouts[#all_layouts + 1] = {"tplane", 1}
+all_layouts[#all_layouts + 1] = {"tplane", 2}
+all_layouts[#all_layouts + 1] = {"tplane", 3}
 local plan
 if mode == "quick" then
   plan = {
@@ -75,16 +82,26 @@ elseif mode == "tune" then
     for _, b in ipairs{{128, 1}, {256, 1}, {512, 1}} do ap[#ap + 1] = {"tblock", K, block = b} end
   end
   plan[#plan + 1] = {case = ap_case(4096, "fp32"), layouts = ap}
+elseif mode == "tplane" then
+  -- the volumes with the wide-tile temporal blocking beside naive and tblock
+  plan = {
+    {case = karma_case(256, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 1}, {"tplane", 2},
+     {"tplane", 3}}, full = {{"tplane", 3}}},
+    {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tplane", 3}}},
+    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 2},
+     {"tplane", 3, block = {288, 3}}}, full = {{"tplane", 2}}},
+    {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tplane", 1}, {"tplane", 2}}},
+  }
 else
   plan = {
-    {case = karma_case(256, 2, "fp32"), layouts = all_layouts, full = {{"naive"}, {"tblock", 3}}},
-    {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tblock", 3}}},
+    {case = karma_case(256, 2, "fp32"), layouts = all_layouts, full = {{"naive"}, {"tblock", 3}, {"tplane", 3}}},
+    {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 3}}},
     {case = karma_case(256, 4, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock", 2}}},
-    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}},
-     full = {{"naive"}}},
-    {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tblock", 2}}},
-    {case = ap_case(4096, "fp32"), layouts = all_layouts, full = {{"tblock", 3}}},
-    {case = ap_case(4096, "fp64"), layouts = all_layouts},
+    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}, {"tplane", 2},
+     {"tplane", 3, block = {288, 3}}}, full = {{"naive"}, {"tplane", 2}}},
+    {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tblock", 2}, {"tplane", 2}}},
+    {case = ap_case(4096, "fp32"), layouts = sheet_layouts, full = {{"tblock", 3}}},
+    {case = ap_case(4096, "fp64"), layouts = sheet_layouts},
   }
 end
 

@@ -127,12 +127,12 @@ static int sim_new(lua_State *L)
     cfg.tsteps = 0;
     if (args_field(L, 1, "layout")) {
         lua_pop(L, 1);
-        static const char *const layouts[] = {"naive", "window", "tower", "tblock", "block", NULL};
+        static const char *const layouts[] = {"naive", "window", "tower", "tblock", "tplane", "block", NULL};
         cfg.layout = args_string(L, 1, fn, "layout", NULL, 1);
         int ok = 0;
         for (int q = 0; layouts[q]; q++) ok |= !strcmp(cfg.layout, layouts[q]);
         if (!ok) cardiac_error(L, "%s: 'layout' must be one of %s, got \"%s\"", fn,
-                               args_join(L, layouts, sizeof layouts[0], 5), cfg.layout);
+                               args_join(L, layouts, sizeof layouts[0], 6), cfg.layout);
         if (strcmp(cfg.backend, "cuda"))
             cardiac_error(L, "%s: 'layout' applies to the cuda backend only (backend is \"%s\")", fn, cfg.backend);
     }
@@ -160,8 +160,8 @@ static int sim_new(lua_State *L)
         lua_pop(L, 1);
         cfg.tsteps = (int)args_integer(L, 1, fn, "tsteps", 0, 1, 1);
         if (cfg.tsteps > 4) cardiac_error(L, "%s: 'tsteps' must be 1 to 4, got %d", fn, cfg.tsteps);
-        if (!cfg.layout || strcmp(cfg.layout, "tblock"))
-            cardiac_error(L, "%s: 'tsteps' applies to layout \"tblock\" only", fn);
+        if (!cfg.layout || (strcmp(cfg.layout, "tblock") && strcmp(cfg.layout, "tplane")))
+            cardiac_error(L, "%s: 'tsteps' applies to layouts \"tblock\" and \"tplane\" only", fn);
     }
     read_decomp(L, g, cfg.decomp, fn);
     char err[512];

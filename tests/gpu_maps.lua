@@ -53,6 +53,7 @@ end
 local layouts = {
   {layout = "naive"}, {layout = "window"}, {layout = "tower"}, {layout = "tblock", tsteps = 3},
   {blocks = 8}, {blocks = 3},
+  {layout = "tplane", tsteps = 2, only3d = true},   -- tplane runs volumes only
 }
 if self_check then layouts = {{}, {blocks = 3}} end
 local function label(l)
@@ -74,7 +75,7 @@ for _, precision in ipairs{"fp32", "fp64"} do
     local ce = cecg:data()
     local cf, capd, ccount = cmaps:field("first"), cmaps:field("apd"), cmaps:field("count")
     for _, l in ipairs(layouts) do
-      do
+      if not (l.only3d and dim ~= 3) then
         local o = {dim = dim, backend = gpu_backend, precision = precision}
         for k, v in pairs(l) do o[k] = v end
         local g = make(o)
@@ -152,6 +153,7 @@ for _, precision in ipairs{"fp32", "fp64"} do
     for _, l in ipairs(layouts) do
       local o = {dim = dim, backend = gpu_backend, precision = precision}
       for k, v in pairs(l) do o[k] = v end
+      if l.only3d and dim ~= 3 then goto next_layout end
       local g = make(o)
       set_spirals(g, dim)
       local gt, gm = g:tips{centre = {1, 0.5}}, g:tips{}
@@ -159,6 +161,7 @@ for _, precision in ipairs{"fp32", "fp64"} do
             "%s %dD %s tips: %d %s equal to the CPU's; with the means as centre %d, within %.3g mm",
             precision, dim, label(l), #gt, dim == 3 and "filaments" or "tips", #gm, tip_gap(cm, gm))
       g:close()
+      ::next_layout::
     end
     cpu:close()
   end

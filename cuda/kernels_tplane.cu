@@ -1,0 +1,324 @@
+// Temporal blocking over wide tiles held whole in shared memory ("tplane"):
+// one kernel advances K time steps of a full or masked volume, second-order
+// stencil. A block of threads owns a tile of W x TY cells (x fastest; W = the
+// grid's width where it fits, so that most tiles need no x halo) and marches
+// it along a chunk of z. Each level l = 1..K of the pipeline computes one
+// plane per iteration from level l-1's planes, which sit in a ring of 4
+// planes in shared memory; the last level writes its plane to global memory.
+// State is read once and written once per K steps.
+//
+// What differs from tblock (kernels_tblock.cu), where 3D tiles of 32 x 32
+// cells keep each cell's column in a register queue: there, every level of
+// every tile spends its issue slots on the whole tile although its valid part
+// shrinks by one cell per side and level (a third of the tile at K = 3), and
+// the per-level bookkeeping ran to about 170 instructions per useful
+// cell-step (docs/gpu.md, item 5). Here a warp is 32 cells of one row, so the
+// rows a level no longer needs are skipped by whole warps, a tile as wide as
+// the grid has no x halo at all, and the thread-to-cell map is fixed (thread
+// t holds column t % W of rows t / W + k * RP, k < CPT), so every shared
+// address is the thread's own plus a constant, and a cell's other states
+// stay in the thread's registers from level to level.
+//
+// Skew: level l computes plane z - 2l at the iteration that stores input
+// plane z. Every plane a level reads was then written in an earlier
+// iteration, so one barrier per iteration suffices and the levels run top
+// down; level l's ring slot for plane p is p mod 4 (p - 1 .. p + 1 being
+// read while p + 2 is written). The input plane stored at an iteration was
+// loaded into registers during the previous one, behind its arithmetic.
+//
+// Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
+// neighbour reads as the cell itself), applied by selects on the neighbour's
+// value, so that every cell computes the naive kernel's expression and the
+// results are bitwise equal to it (tests/gpu_agreement.lua).
+#include <type_traits>
+#include "dispatch.cuh"
+
+namespace {
+
+constexpr int RING = 4;   // planes per level in shared memory
+
+struct tplane_geom {
+    int W, RP, TY;        // tile width and rows (cells), rows per pass of the threads
+    int hx, hy;           // halo columns and rows each side (0 where one tile spans the axis)
+    int cx, cy;           // core (written) columns and rows of a tile
+    int zc;               // planes per block
+};
+
+// Levels a cell at tile position t (of w, first global index g - t) can
+// compute along one axis: as many as it is cells from the tile's edge,
+// except towards an edge that is the box's own face (no halo needed there).
+template <int K>
+__device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
+{
+    if (g < 0 || g >= n) return 0;
+    const int lo = g - t <= 0 ? K : t, hi = g + (w - 1 - t) >= n - 1 ? K : w - 1 - t;
+    return min(K, min(lo, hi));
+}
+
+// NT: the block's threads (W x RP) when known at compile time (1024, the
+// default shapes), else 0. Then a thread's rows lie NT cells apart in every
+// shared plane, and each of its cells' shared accesses is one base register
+// per plane and neighbour plus a constant (about 20 address instructions per
+// cell and level fewer than with a run-time stride).
+template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
+__global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
+{
+    constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1;   // NO: states kept in registers
+    constexpr int S = 2;                                          // skew: R + 1 planes per level
+    extern __shared__ unsigned char smem_raw[];
+    const int W = g.W, TY = g.TY, ps = W * TY;
+    T *ring = (T *)smem_raw + W + 1;                              // guard: row -1 and cell -1 of plane 0
+    const int nx = a.n[0], ny = a.n[1], nz = a.n[2], sz = nx * ny;
+    const int tx = threadIdx.x % W, ty0 = threadIdx.x / W;
+    const int gx = blockIdx.x * g.cx - g.hx + tx;
+    const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
+    const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
+    const int z0 = blockIdx.z * g.zc, z1 = min(nz, z0 + g.zc);
+
+    // Per cell k: the levels it computes (bits 0-2), whether it is in the
+    // box (bit 3) and whether the last level writes it (bit 4).
+    unsigned info = 0;
+    const int dx = edge_depth<K>(tx, W, gx, nx);
+    const bool xcore = tx >= g.hx && tx < W - g.hx;
+#pragma unroll
+    for (int k = 0; k < CPT; k++) {
+        const int r = ty0 + k * g.RP, gy = gy0 + k * g.RP;
+        const int d = min(dx, edge_depth<K>(r, TY, gy, ny));
+        const bool inbox = gx >= 0 && gx < nx && gy >= 0 && gy < ny;
+        const bool core = inbox && d == K && xcore && r >= g.hy && r < TY - g.hy;
+        info |= (unsigned)(d | inbox << 3 | core << 4) << (5 * k);
+    }
+    const bool xlo = gx == 0, xhi = gx == nx - 1;
+    const int kstride = NT ? NT : g.RP * W, rstride = g.RP * nx;   // from a thread's row k to k + 1: shared, global
+    unsigned yface = 0;                                   // bit k: row k at y = 0; bit 8 + k: at y = ny - 1
+#pragma unroll
+    for (int k = 0; k < CPT; k++) {
+        const int gy = gy0 + k * g.RP;
+        yface |= (unsigned)(gy == 0) << k | (unsigned)(gy == ny - 1) << (k + 8);
+    }
+    T p[M::nparam];
+    model_params<M, T, FOLD>(a, p);
+
+    T vst[CPT];                       // input V of the next plane, loaded a plane ahead
+    T ost[CPT][NO > 0 ? NO : 1];      // input other states for level 1's next plane
+    T oq[K > 1 ? K - 1 : 1][2][CPT][NO > 0 ? NO : 1];   // other states from level l for level l + 1, 2 planes deep
+    const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);      // input planes
+    // loads V of input plane zv and the other states of plane zo (level 1's next)
+    auto load_plane = [&](int zv, int zo) {
+        const bool vin = zv >= zin0 && zv < zin1, oin = zo >= max(0, z0 - (K - 1)) && zo < min(nz, z1 + K - 1);
+#pragma unroll
+        for (int k = 0; k < CPT; k++) {
+            const unsigned f = info >> (5 * k);
+            if (vin && (f & 8)) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
+            if (oin && (f & 7)) {
+                const size_t co = (size_t)zo * sz + col0 + (size_t)k * rstride;
+#pragma unroll
+                for (int v = 0, o = 0; v < NS; v++)
+                    if (v != VI) ost[k][o++] = a.in[v][co];
+            }
+        }
+    };
+    load_plane(z0 - K, z0 - K - S);
+    const int zlast = z1 - 1 + K * S;
+    for (int z = z0 - K; z <= zlast; z++) {
+        // level 0: the input plane z, loaded during the previous iteration
+        {
+            const int od = (z & (RING - 1)) * ps + (int)threadIdx.x;
+#pragma unroll
+            for (int k = 0; k < CPT; k++) ring[od + k * kstride] = vst[k];
+        }
+        T ocur[CPT][NO > 0 ? NO : 1];  // level 1's other states for this iteration
+#pragma unroll
+        for (int k = 0; k < CPT; k++)
+#pragma unroll
+            for (int o = 0; o < NO; o++) ocur[k][o] = ost[k][o];
+        if (z < zlast) load_plane(z + 1, z + 1 - S);
+#pragma unroll
+        for (int l = K; l >= 1; l--) {
+            const int pz = z - l * S;
+            const bool act = pz >= max(0, z0 - (K - l)) && pz < min(nz, z1 + (K - l));
+            T ynew[CPT][NO > 0 ? NO : 1];
+            if (act) {
+                // shared offsets (elements from ring) of the thread's first
+                // cell in level l-1's planes pz, pz -+ 1 and level l's plane pz
+                const int src = (l - 1) * RING * ps + (int)threadIdx.x;
+                const int oc = src + (pz & (RING - 1)) * ps;
+                const int om = pz > 0 ? src + ((pz - 1) & (RING - 1)) * ps : oc;
+                const int op = pz < nz - 1 ? src + ((pz + 1) & (RING - 1)) * ps : oc;
+                const int od = l * RING * ps + (pz & (RING - 1)) * ps + (int)threadIdx.x;
+                const size_t zoff = (size_t)pz * sz + col0;
+                // the stimulus and the labels are tested once per plane, not
+                // per cell: a branch per cell would keep the cells' chains
+                // from interleaving
+                auto cells = [&](auto stim_on, auto labels_on, auto yfaces_on) {
+                    constexpr bool STIM = decltype(stim_on)::value, LABELS = decltype(labels_on)::value;
+                    constexpr bool YFACES = decltype(yfaces_on)::value;
+#pragma unroll
+                    for (int k = 0; k < CPT; k++) {
+                        const unsigned f = info >> (5 * k);
+                        // a thread's middle rows are valid at every level
+                        // (whenever RP >= K) or harmless to compute: only the
+                        // first and last row skip, by whole warps, the levels
+                        // they cannot compute
+                        if ((k == 0 || k == CPT - 1) && (int)(f & 7) < l) continue;
+                        const bool inbox = f & 8;
+                        const int o = k * kstride, c0 = oc + o;
+                        const size_t c = zoff + (size_t)k * rstride;
+                        T y[NS];
+                        y[VI] = ring[c0];
+#pragma unroll
+                        for (int v = 0, q = 0; v < NS; v++)
+                            if (v != VI) y[v] = l == 1 ? ocur[k][q++] : oq[l >= 2 ? l - 2 : 0][0][k][q++];
+                        const T v0 = y[VI];
+                        T xm = ring[c0 - 1], xp = ring[c0 + 1], ym = ring[c0 - W], yp = ring[c0 + W];
+                        T zm = ring[om + o], zp = ring[op + o];
+                        bool tissue = true;
+                        if (MASKED) {
+                            const unsigned fl = inbox ? a.flags[c] : 0u;
+                            tissue = fl & FLAG_SELF;
+                            if (!(fl & 1)) xm = v0;
+                            if (!(fl & 2)) xp = v0;
+                            if (!(fl & 0x10)) ym = v0;
+                            if (!(fl & 0x20)) yp = v0;
+                            if (!(fl & 0x100)) zm = v0;
+                            if (!(fl & 0x200)) zp = v0;
+                        } else {
+                            if (xlo) xm = v0;
+                            if (xhi) xp = v0;
+                            if (YFACES && (yface >> k & 1)) ym = v0;
+                            if (YFACES && (yface >> (k + 8) & 1)) yp = v0;
+                        }
+                        // the naive kernel's expression and order (interior_axis, axis_rule)
+                        T diff = a.coef[0] * axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u);
+                        diff += a.coef[1] * axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u);
+                        if (nz > 1) diff += a.coef[2] * axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u);
+                        if (!MASKED || tissue) {
+                            if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
+                            M::step(y, diff, STIM && inbox ? a.istim[c] : (T)0, a.dt, p);
+                        }
+                        if (l < K) {
+                            ring[od + o] = y[VI];
+#pragma unroll
+                            for (int v = 0, q = 0; v < NS; v++)
+                                if (v != VI) ynew[k][q++] = y[v];
+                        } else if (f & 16) {
+                            check_finite<NS>(y, c, a.step0 + K, a.bad);
+#pragma unroll
+                            for (int v = 0; v < NS; v++) a.out[v][c] = y[v];
+                        }
+                    }
+                };
+                using yes = std::true_type;
+                using no = std::false_type;
+                const bool labels = !FOLD && a.plabel;
+                if (labels && a.istim) cells(yes{}, yes{}, yes{});
+                else if (labels) cells(no{}, yes{}, yes{});
+                else if (a.istim) cells(yes{}, no{}, yes{});
+                else if (yface) cells(no{}, no{}, yes{});
+                else cells(no{}, no{}, no{});   // the common case: no stimulus, no y face in the tile
+            }
+            // level l's other states go two planes deep (read by level l + 1
+            // at plane z - (l + 1) S, two iterations from now); the queue
+            // moves every iteration, active or not, to keep that distance
+            if (l < K) {
+#pragma unroll
+                for (int k = 0; k < CPT; k++)
+#pragma unroll
+                    for (int o = 0; o < NO; o++) {
+                        oq[l - 1][0][k][o] = oq[l - 1][1][k][o];
+                        oq[l - 1][1][k][o] = ynew[k][o];
+                    }
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// Shared memory of a block: K rings of 4 planes of W x TY cells, and a guard
+// of a row and a cell at each end for the neighbour reads of edge cells
+// (whose values those cells' selects discard).
+size_t smem_bytes(int W, int TY, int K, size_t esize)
+{
+    return ((size_t)K * RING * W * TY + 2 * (size_t)(W + 1)) * esize;
+}
+
+struct tplane_launch {
+    static constexpr bool folds = true;
+    static constexpr int max_states = MARCHING_MAX_STATES;
+    template <int K, class M, class T, bool MASKED, bool FOLD>
+    static void go(const launch_ctx &c)
+    {
+        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024>(c);
+        else go_nt<K, M, T, MASKED, FOLD, 0>(c);
+    }
+    template <int K, class M, class T, bool MASKED, bool FOLD, int NT>
+    static void go_nt(const launch_ctx &c)
+    {
+        constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K);
+        tplane_geom g;
+        g.W = c.bx;
+        g.RP = c.by;
+        g.TY = CPT * g.RP;
+        g.hx = c.n[0] <= g.W ? 0 : K;
+        g.hy = c.n[1] <= g.TY ? 0 : K;
+        g.cx = g.W - 2 * g.hx;
+        g.cy = g.TY - 2 * g.hy;
+        const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
+        const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
+        auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT>;
+        static int per_sm = 0, sms = 0;   // once per kernel: opt in above 48 KB, blocks per SM
+        if (!per_sm) {
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit());
+            int dev = 0;
+            cudaGetDevice(&dev);
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, g.W * g.RP, smem);
+            per_sm = std::max(per_sm, 1);
+        }
+        // z chunks: the count that minimises waves x iterations per block
+        // (a chunk of zc planes takes zc + 3K iterations: its 2K halo planes
+        // and the pipeline's fill), so that the blocks fill the GPU without a
+        // last wave of a few blocks costing a whole chunk's time
+        const long tiles = tiles_x * tiles_y, slots = (long)sms * per_sm;
+        long best = -1;
+        for (int ch = 1; ch <= std::min(c.n[2], 256); ch++) {
+            const int zc = (c.n[2] + ch - 1) / ch;
+            const long cost = (tiles * ch + slots - 1) / slots * (zc + 3L * K);
+            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+        }
+        dim3 grid(tiles_x, tiles_y, (c.n[2] + g.zc - 1) / g.zc);
+        kernel<<<grid, g.W * g.RP, smem, c.stream>>>(make_args<M, T>(c), g);
+    }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run(const launch_ctx &c)
+    {
+        if constexpr (ORDER == 2) {   // the backend refuses fourth order for this layout
+            switch (c.tsteps) {
+            case 1: go<1, M, T, MASKED, FOLD>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD>(c); break;
+            default: go<3, M, T, MASKED, FOLD>(c); break;
+            }
+        }
+    }
+};
+
+} // namespace
+
+size_t tplane_smem(int W, int RP, int nstate, int esize, int K)
+{
+    return smem_bytes(W, tplane_cells_per_thread(nstate, esize, K) * RP, K, (size_t)esize);
+}
+
+size_t smem_limit()
+{
+    static int lim = 0;
+    if (!lim) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&lim, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || lim < 1)
+            lim = 48 * 1024;
+    }
+    return (size_t)lim;
+}
+
+void launch_tplane(const launch_ctx &c) { dispatch<tplane_launch>(c); }
