@@ -295,12 +295,23 @@ static double cpu_time_steps(sim *s, long nsteps)
     return (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) * 1e-6;
 }
 
-/* Copies a face of var between the state and a host buffer (core/halo.h). */
+/* Copies a face of var between the state and a host buffer (core/halo.h).
+ * blockDS: cell by cell through the block map; cells of blocks not stored
+ * (no tissue) send their resting value and ignore what they receive. */
 static void cpu_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
 {
     cpu_data *cd = s->bd;
     unsigned char *a = cd->var[var], *h = host;
     const size_t e = cd->esize, len = f->blocklen * e;
+    if (cd->blocked) {
+        for (size_t b = 0; b < f->nblocks; b++)
+            for (size_t i = 0; i < f->blocklen; i++) {
+                const size_t c = f->offset + b * f->pitch + i, q = store_of(cd, c), k = b * f->blocklen + i;
+                if (to_host) set_value(cd, host, k, q == (size_t)-1 ? s->m.rest[var] : get_value(cd, a, q));
+                else if (q != (size_t)-1) set_value(cd, a, q, get_value(cd, host, k));
+            }
+        return;
+    }
     for (size_t b = 0; b < f->nblocks; b++) {
         unsigned char *x = a + (f->offset + b * f->pitch) * e, *y = h + b * len;
         if (to_host) memcpy(y, x, len);

@@ -43,6 +43,10 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
             int in_box = block_position(bm, x.q, x.lpos, x.pos);
             x.c = in_box ? grid_index(g, x.pos[0], x.pos[1], x.pos[2]) : 0;
             if (!in_box || !g->mask[x.c]) { vnext[q] = V[q]; continue; }
+            /* ghost cells (split over ranks) are the exchange's to set, as in the row-major sweep */
+            int owned = 1;
+            for (int a = 0; a < 3; a++) owned &= x.pos[a] >= s->own_lo[a] && x.pos[a] < s->own_hi[a];
+            if (!owned) { vnext[q] = V[q]; continue; }
             if (!R(cpu_cell)(s, var, vnext, istim, p, &x) && (long)x.c < bad) bad = (long)x.c;
         }
         return bad;

@@ -139,13 +139,15 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->tsteps = cfg->tsteps;
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
-    /* blockDS is not split over ranks yet: under mpirun each rank stores its
-     * part whole, which computes the same values (blocks change the storage,
-     * not the arithmetic), so scripts run unchanged */
-    const int use_blocks = cfg->blocks[0] && s->dc.nranks == 1;
+    /* blockDS under mpirun: on the CPU each rank stores the blocks of its
+     * part (ghost layers included) that hold tissue. The GPU backend's split
+     * step and exchange work on row-major state, so there each rank stores
+     * its part whole, which computes the same values (blocks change the
+     * storage, not the arithmetic): scripts run unchanged either way */
+    const int use_blocks = cfg->blocks[0] && (s->dc.nranks == 1 || be == &backend_cpu);
     if (cfg->blocks[0] && !use_blocks && par_rank() == 0)
-        fprintf(stderr, "cardiac: blocks = %dx%dx%d: blockDS storage is not split over ranks yet; each of the %d "
-                "ranks stores its part of the box whole (the same results)\n", cfg->blocks[0], cfg->blocks[1],
+        fprintf(stderr, "cardiac: blocks = %dx%dx%d: blockDS storage is not split over ranks on the GPU yet; each of "
+                "the %d ranks stores its part of the box whole (the same results)\n", cfg->blocks[0], cfg->blocks[1],
                 cfg->blocks[2], s->dc.nranks);
     for (int a = 0; a < 3; a++) s->blocks[a] = use_blocks ? cfg->blocks[a] : 0;
     snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");

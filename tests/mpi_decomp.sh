@@ -72,14 +72,15 @@ for c in "2 auto" "4 2,2" "3 3,1"; do
     echo "FAIL gaur_rudy np=$1 decomp=$2: $(cat "$dir/ca$1.diff" "$dir/ca$1.log")"; status=1
   fi
 done
-# blockDS asked for under mpirun: each rank stores its part whole, same values
-ref=$("$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks' | sed 's/^blocks [^ ]*//')
-for np in 2 4; do
-  got=$(mpirun -np $np "$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks' | sed 's/^blocks [^ ]*//')
-  if [ -n "$ref" ] && [ "$got" = "$ref" ]; then
-    echo "ok   blocks = 3 under mpirun -np $np: runs, values equal to one process's blockDS run"
+# blockDS under mpirun (CPU): each rank stores its part's blocks, same values
+ref=$("$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks')
+for c in "2 1,1,2" "4 1,1,4" "4 2,2,1"; do
+  set -- $c
+  got=$(mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_blocks.lua" "$2" 2>&1 | grep '^blocks')
+  if [ -n "$ref" ] && [ "$got" = "$ref" ] && echo "$got" | grep -q '^blocks 3x3x3 '; then
+    echo "ok   blocks = 3 under mpirun -np $1 decomp=$2: every rank stores blocks, states and probe equal to one process's"
   else
-    echo "FAIL blocks = 3 under mpirun -np $np: '$got' against '$ref'"; status=1
+    echo "FAIL blocks = 3 under mpirun -np $1 decomp=$2: '$got' against '$ref'"; status=1
   fi
 done
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
