@@ -351,18 +351,6 @@ static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, si
     return 0;
 }
 
-// What the tplane layout runs (cuda/kernels_tplane.cu): volumes with the
-// second-order stencil, 1 to 3 steps per kernel.
-static int check_tplane(const sim *s, const int n[3], char *err, size_t errlen)
-{
-    const char *why = n[1] == 1 ? "is for volumes (3D grids); 2D sheets run layout = \"tblock\""
-                    : s->order != 2 ? "runs the second-order stencil only; use another layout for stencil = 4"
-                    : s->tsteps > 3 ? "runs tsteps = 1 to 3" : NULL;
-    if (!why) return 0;
-    snprintf(err, errlen, "layout 'tplane' %s", why);
-    return -1;
-}
-
 // tplane's thread block {bx, by}: tiles bx cells wide (a multiple of 32:
 // a warp is part of one row) and by rows of threads, whose shared memory
 // fits the device.
@@ -415,7 +403,6 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
     if (layout_temporal(cd->layout) && !s->tsteps) s->tsteps = default_tsteps(s, cd->layout);
     if (!layout_temporal(cd->layout)) s->tsteps = 0;
-    if (cd->layout == LAYOUT_TPLANE && check_tplane(s, n, err, errlen) != 0) return -1;
     snprintf(s->layout, sizeof s->layout, "%s", layout_names[cd->layout]);
 
     launch_ctx &b = cd->base;

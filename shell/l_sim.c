@@ -163,6 +163,16 @@ static int sim_new(lua_State *L)
         if (!cfg.layout || (strcmp(cfg.layout, "tblock") && strcmp(cfg.layout, "tplane")))
             cardiac_error(L, "%s: 'tsteps' applies to layouts \"tblock\" and \"tplane\" only", fn);
     }
+    /* what the tplane kernel runs (cuda/kernels_tplane.cu) */
+    if (cfg.layout && !strcmp(cfg.layout, "tplane")) {
+        if (g->dim != 3)
+            cardiac_error(L, "%s: layout \"tplane\" is for volumes (3D meshes); %dD meshes run layout = \"tblock\" "
+                          "or \"naive\"", fn, g->dim);
+        if (cfg.order != 2)
+            cardiac_error(L, "%s: layout \"tplane\" runs the second-order stencil only (stencil = 2), got stencil = %d",
+                          fn, cfg.order);
+        if (cfg.tsteps > 3) cardiac_error(L, "%s: 'tsteps' must be 1 to 3 with layout \"tplane\", got %d", fn, cfg.tsteps);
+    }
     read_decomp(L, g, cfg.decomp, fn);
     char err[512];
     lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);

@@ -113,6 +113,15 @@ expect_error("simulation: unknown layout", function()
   cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda", layout = "hilbert"} end, "hilbert")
 expect_error("simulation: layout on the CPU", function()
   cardiac.simulation{mesh = mesh, model = "karma", layout = "tower"} end, "'layout' applies to the cuda backend")
+expect_error("simulation: tplane on a sheet", function()
+  cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda", layout = "tplane"} end, "\"tplane\" is for volumes")
+local cube = cardiac.mesh{n = {8, 8, 8}, dx = 0.25}
+expect_error("simulation: tplane with stencil 4", function()
+  cardiac.simulation{mesh = cube, model = "karma", dt = 0.01, stencil = 4, backend = "cuda", layout = "tplane"} end,
+  "second-order stencil only")
+expect_error("simulation: tplane with tsteps 4", function()
+  cardiac.simulation{mesh = cube, model = "karma", backend = "cuda", layout = "tplane", tsteps = 4} end,
+  "'tsteps' must be 1 to 3")
 expect_error("simulation: tsteps without tblock", function()
   cardiac.simulation{mesh = mesh, model = "karma", backend = "cuda", layout = "naive", tsteps = 2} end, "'tsteps'")
 if not cardiac.gpu() then
