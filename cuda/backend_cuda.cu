@@ -84,6 +84,17 @@ bool check(sim *s, cudaError_t e, const char *what)
 
 cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
 
+// Host-to-device copy queued on the compute stream, so that the kernels queued
+// after it see the data. A plain cudaMemcpy from pageable memory may return
+// before its DMA has finished, and the legacy stream it runs on does not order
+// the backend's non-blocking streams: a kernel could read the buffer first.
+// (Pageable sources are staged before cudaMemcpyAsync returns, so the caller
+// may free them at once.)
+static bool upload(sim *s, void *dst, const void *src, size_t bytes)
+{
+    return CU(s, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, data(s)->compute));
+}
+
 // Grid to kernel view: 2D grids run as nx x 1 x ny so that the kernels that
 // march along z march along y (the view's linear index equals the grid's).
 void make_view(const grid *g, int n[3], int axis_of[3])
@@ -207,10 +218,13 @@ int fail_init(char *err, size_t errlen, const char *what, cudaError_t e)
     return -1;
 }
 
+// cudaMemset runs on the legacy stream, which does not order the backend's
+// non-blocking streams: it is waited for here, before anything else can
+// write the new buffer.
 bool dev_alloc(void **p, size_t bytes, char *err, size_t errlen)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
-    if (e == cudaSuccess) { cudaMemset(*p, 0, bytes ? bytes : 1); return true; }
+    if (e == cudaSuccess) { cudaMemset(*p, 0, bytes ? bytes : 1); cudaStreamSynchronize(0); return true; }
     size_t fr = 0, tot = 0;
     cudaGetLastError();
     cudaMemGetInfo(&fr, &tot);
@@ -303,6 +317,7 @@ static int init_blocks(sim *s, cuda_data *cd, const int n[3], const int axis_of[
         !dev_alloc((void **)&cd->dorigin, std::max<size_t>(h.nactive, 1) * sizeof *h.origin, err, errlen) ||
         !dev_alloc((void **)&cd->dnbr, std::max<size_t>(h.nactive, 1) * 6 * sizeof *h.nbr, err, errlen))
         return -1;
+    // before the streams exist: cuda_init's cudaDeviceSynchronize waits for these copies
     cudaMemcpy(cd->dslot, h.slot, h.nboxblocks * sizeof *h.slot, cudaMemcpyHostToDevice);
     cudaMemcpy(cd->dorigin, h.origin, h.nactive * sizeof *h.origin, cudaMemcpyHostToDevice);
     cudaMemcpy(cd->dnbr, h.nbr, h.nactive * 6 * sizeof *h.nbr, cudaMemcpyHostToDevice);
@@ -331,7 +346,8 @@ std::vector<V> in_store_order(const cuda_data *cd, const std::vector<V> &rowmajo
     return out;
 }
 
-// Neighbour flags and the phase field on the device, in storage order.
+// Neighbour flags and the phase field on the device, in storage order (copied
+// before the first kernel: cuda_init ends with cudaDeviceSynchronize).
 static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, size_t errlen)
 {
     const grid *g = &s->lg;
@@ -674,7 +690,7 @@ static void cuda_stim_changed(sim *s)
         const stimulus &st = s->stims[cd->stim_cells.size()];
         size_t *p = nullptr;
         if (!CU(s, cudaMalloc(&p, std::max<size_t>(1, st.ncells) * sizeof(size_t)))) return;
-        CU(s, cudaMemcpy(p, st.cells, st.ncells * sizeof(size_t), cudaMemcpyHostToDevice));
+        upload(s, p, st.cells, st.ncells * sizeof(size_t));
         cd->stim_cells.push_back(p);
     }
     cd->stim_any = 0;
@@ -714,10 +730,9 @@ static void cuda_params_changed(sim *s)
             if (s->fp64) ((double *)tab.data())[at] = v;
             else ((float *)tab.data())[at] = (float)v;
         }
-    // the kernels queued before may still read the old tables: wait for them
-    if (!CU(s, cudaStreamSynchronize(cd->compute))) return;
-    CU(s, cudaMemcpy(cd->plabel, lab.data(), lab.size(), cudaMemcpyHostToDevice));
-    CU(s, cudaMemcpy(cd->ptable, tab.data(), tab.size(), cudaMemcpyHostToDevice));
+    // on the compute stream: after the kernels that read the old tables, before those that read the new
+    upload(s, cd->plabel, lab.data(), lab.size());
+    upload(s, cd->ptable, tab.data(), tab.size());
     cd->base.plabel = cd->plabel;
     cd->base.ptable = cd->ptable;
 }
@@ -729,7 +744,7 @@ static void cuda_clamp(sim *s, size_t q)
         const stimulus &w = s->clamps[cd->clamp_cells.size()].when;
         size_t *p = nullptr;
         if (!CU(s, cudaMalloc(&p, std::max<size_t>(1, w.ncells) * sizeof(size_t)))) return;
-        CU(s, cudaMemcpy(p, w.cells, w.ncells * sizeof(size_t), cudaMemcpyHostToDevice));
+        upload(s, p, w.cells, w.ncells * sizeof(size_t));
         cd->clamp_cells.push_back(p);
     }
     const clamp &c = s->clamps[q];
@@ -842,7 +857,7 @@ static bool ensure_mask8(sim *s)
     if (cd->mask8) return true;
     const grid *g = &s->lg;
     if (CU(s, cudaMalloc(&cd->mask8, g->ncells)) &&
-        CU(s, cudaMemcpy(cd->mask8, g->mask, g->ncells, cudaMemcpyHostToDevice)))
+        upload(s, cd->mask8, g->mask, g->ncells))
         return true;
     cudaFree(cd->mask8);
     cd->mask8 = nullptr;
@@ -965,7 +980,7 @@ static probe_dev *probe_data(sim *s, const probe *p)
     // local indices; (size_t)-1 marks cells other ranks own
     std::vector<size_t> cells(p->lcells, p->lcells + p->ncells);
     if (!CU(s, cudaMalloc(&pd.cells, p->ncells * sizeof(size_t))) ||
-        !CU(s, cudaMemcpy(pd.cells, cells.data(), p->ncells * sizeof(size_t), cudaMemcpyHostToDevice)) ||
+        !upload(s, pd.cells, cells.data(), p->ncells * sizeof(size_t)) ||
         !CU(s, cudaMalloc(&pd.rows, pd.cap * p->nvars * p->ncells * sizeof(float))))
         return nullptr;
     cd->probes.push_back(pd);

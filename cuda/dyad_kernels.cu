@@ -304,15 +304,14 @@ void gpu_dyads_params(gpu_dyads *g, const double *p, int np, cudaStream_t st)
         if (g->fp64) ((double *)g->p_bytes.data())[q] = p[q];
         else ((float *)g->p_bytes.data())[q] = (float)p[q];
     }
-    // the kernels queued before may still read the old values
-    cudaStreamSynchronize(st);
-    cudaMemcpy(g->p, g->p_bytes.data(), g->p_bytes.size(), cudaMemcpyHostToDevice);
+    // queued on st: after the kernels that read the old values (a plain
+    // cudaMemcpy may return before its DMA ends, unordered with st)
+    cudaMemcpyAsync(g->p, g->p_bytes.data(), g->p_bytes.size(), cudaMemcpyHostToDevice, st);
 }
 
 void gpu_dyads_clamps(gpu_dyads *g, const unsigned char *clamp, cudaStream_t st)
 {
-    cudaStreamSynchronize(st);
-    cudaMemcpy(g->clamp, clamp, g->ncells, cudaMemcpyHostToDevice);
+    cudaMemcpyAsync(g->clamp, clamp, g->ncells, cudaMemcpyHostToDevice, st);
 }
 
 template <class T>
