@@ -30,7 +30,8 @@
 // neighbour reads as the cell itself), applied by selects on the neighbour's
 // value, so that every cell computes the naive kernel's expression: the
 // results are bitwise equal to naive's in fp64 and, in fp32, on full boxes of
-// the two-state models; masked grids in fp32 differ at the rounding level
+// the two-state models; elsewhere in fp32 they can differ in the last bit,
+// where nvcc fuses the other product of the diffusion sum into the FMA
 // (docs/gpu.md, "Agreement"; tests/gpu_agreement.lua checks all against the CPU).
 #include <type_traits>
 #include "dispatch.cuh"
