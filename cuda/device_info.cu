@@ -5,6 +5,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "gpu.h"
+#include "launch.h"   // smem_limit
 
 extern "C" int cuda_device_count(char *why, size_t len)
 {
@@ -77,4 +78,17 @@ extern "C" double cuda_copy_bandwidth(size_t bytes, int reps, char *err, size_t 
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) { snprintf(err, errlen, "CUDA error timing a copy: %s", cudaGetErrorString(e)); return -1; }
     return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;   // read + write
+}
+
+// Shared memory a block may have once its kernel opts in (227 KB on Hopper).
+size_t smem_limit()
+{
+    static int lim = 0;
+    if (!lim) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&lim, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || lim < 1)
+            lim = 48 * 1024;
+    }
+    return (size_t)lim;
 }

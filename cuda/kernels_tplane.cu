@@ -269,14 +269,21 @@ struct tplane_launch {
         const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
         const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
         auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT>;
-        static int per_sm = 0, sms = 0;   // once per kernel: opt in above 48 KB, blocks per SM
-        if (!per_sm) {
+        // per kernel: the opt-in above 48 KB of shared memory, once; the
+        // blocks that fit an SM, again when the block's shape changes
+        static int per_sm = 0, sms = 0, shape_threads = 0;
+        static size_t shape_smem = 0;
+        if (!sms) {
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit());
             int dev = 0;
             cudaGetDevice(&dev);
             cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        }
+        if (shape_threads != g.W * g.RP || shape_smem != smem) {
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, g.W * g.RP, smem);
             per_sm = std::max(per_sm, 1);
+            shape_threads = g.W * g.RP;
+            shape_smem = smem;
         }
         // z chunks: the count that minimises waves x iterations per block
         // (a chunk of zc planes takes zc + 3K iterations: its 2K halo planes
@@ -295,7 +302,7 @@ struct tplane_launch {
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
     static void run(const launch_ctx &c)
     {
-        if constexpr (ORDER == 2) {   // the backend refuses fourth order for this layout
+        if constexpr (ORDER == 2) {   // cardiac.simulation refuses fourth order for this layout
             switch (c.tsteps) {
             case 1: go<1, M, T, MASKED, FOLD>(c); break;
             case 2: go<2, M, T, MASKED, FOLD>(c); break;
@@ -310,18 +317,6 @@ struct tplane_launch {
 size_t tplane_smem(int W, int RP, int nstate, int esize, int K)
 {
     return smem_bytes(W, tplane_cells_per_thread(nstate, esize, K) * RP, K, (size_t)esize);
-}
-
-size_t smem_limit()
-{
-    static int lim = 0;
-    if (!lim) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        if (cudaDeviceGetAttribute(&lim, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || lim < 1)
-            lim = 48 * 1024;
-    }
-    return (size_t)lim;
 }
 
 void launch_tplane(const launch_ctx &c) { dispatch<tplane_launch>(c); }
