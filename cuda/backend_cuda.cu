@@ -145,8 +145,8 @@ int pick_layout(const sim *s)
     // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
     // third of the bytes per step and whose tiles are long rows with little
     // halo. fp32 volumes of the small models without a mask: temporal
-    // blocking over wide tiles (tplane; Karma 256^3 1.56x and 512^3 1.15x
-    // faster than naive). Masked volumes (hearts: naive skips the warps
+    // blocking over wide tiles (tplane; Karma 256^3 1.57x and 512^3 1.16x
+    // faster than naive on the H100). Masked volumes (hearts: naive skips the warps
     // without tissue; blockDS) and fp64 (tplane no faster there): one thread
     // per cell (docs/gpu.md).
     int n[3], axis_of[3];
@@ -158,8 +158,8 @@ int pick_layout(const sim *s)
 }
 
 // Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
-// few rows for 3 levels in shared memory (Karma 512^3: K = 2 0.749 ms a step,
-// K = 3 0.813 ms on tiles of 288 cells, 1.21 ms on 512).
+// few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
+// 0.742 ms a step, K = 3 0.808 ms on tiles of 288 cells; docs/performance.md).
 int default_tsteps(const sim *s, int layout)
 {
     int n[3], axis_of[3];
