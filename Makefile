@@ -27,7 +27,9 @@ bench: build
 reproduce: build
 	$(BUILD)/cardiac scripts/reproduce.lua
 
-# Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/.
+# Regenerates docs/performance.md from the benchmark CSVs kept in docs/data/
+# (benchmark-h100-tplane.csv: `benchmark.lua tplane`, the volumes with layout
+# tplane; `make bench` now times tplane in its full run too).
 perf-doc: build
 	$(BUILD)/cardiac scripts/performance_doc.lua docs/data/benchmark-h100.csv docs/data/benchmark-h100-tplane.csv
 
@@ -37,10 +39,12 @@ device-bundle: build
 	rm -rf .device
 	../shared/device/bundle.sh $(BUILD) .device
 	# the parallel HDF5 build's own needs (curl and its TLS/LDAP stack) that the
-	# GPU machine's Ubuntu may lack; MPI, CUDA and the C runtime come from there
+	# GPU machine's Ubuntu may lack; MPI, CUDA and the C runtime come from there,
+	# and OpenSSL 3 (libcrypto.so.3, which keeps the bundle under 64 MiB; the
+	# machine's own worked, 2026-11-23)
 	for l in $$(ldd $(BUILD)/cardiac | awk '/=>/ {print $$3}'); do case $$(basename $$l) in \
 	  libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libmpi*|libopen-*|libhwloc*|libevent*|libz.so*|\
-	  libreadline*|libtinfo*|libpng16*|libgomp*|libudev*|libresolv*) ;; *) cp -Lu $$l .device/lib/ ;; esac; done
+	  libreadline*|libtinfo*|libpng16*|libgomp*|libudev*|libresolv*|libcrypto.so*) ;; *) cp -Lu $$l .device/lib/ ;; esac; done
 	cd .device/build && rm -rf CMakeFiles core cuda shell tests Testing
 
 clean:
