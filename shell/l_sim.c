@@ -279,6 +279,29 @@ static float *field_copy(lua_State *L, sim *s, int v)
     return f;
 }
 
+/* State variable v of every cell in the state's own precision (sim_state_size
+ * bytes a value), so that sim:set and sim:field keep an fp64 state's digits
+ * (a float copy would round every cell of the field, not only those set). */
+static void *state_copy(lua_State *L, sim *s, int v)
+{
+    void *f = malloc(s->g.ncells * sim_state_size(s));
+    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", s->g.ncells);
+    if (sim_get_state(s, v, f) != 0 || s->failed) free(f);
+    backend_check(L, s, "simulation");
+    return f;
+}
+
+static double state_at(const sim *s, const void *f, size_t c)
+{
+    return s->fp64 ? ((const double *)f)[c] : ((const float *)f)[c];
+}
+
+static void state_put(const sim *s, void *f, size_t c, double x)
+{
+    if (s->fp64) ((double *)f)[c] = x;
+    else ((float *)f)[c] = (float)x;
+}
+
 static float sample_cell(lua_State *L, sim *s, int v, size_t c)
 {
     float x;
@@ -329,10 +352,10 @@ static int sim_field(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:field");
     if (s->g.ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
-    float *f = field_copy(L, s, v);
+    void *f = state_copy(L, s, v);
     lua_createtable(L, (int)s->g.ncells, 0);
     for (size_t c = 0; c < s->g.ncells; c++) {
-        lua_pushnumber(L, f[c]);
+        lua_pushnumber(L, state_at(s, f, c));
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
     free(f);
@@ -380,7 +403,7 @@ static int sim_set(lua_State *L)
     } else {
         n = resolve_region(L, 4, &s->g, 1, &cells, fn);
     }
-    float *f = field_copy(L, s, v);
+    void *f = state_copy(L, s, v);
     double val = lua_tonumber(L, 3);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
@@ -398,9 +421,9 @@ static int sim_set(lua_State *L)
             val = lua_tonumber(L, -1);
             lua_pop(L, 1);
         }
-        f[cells[q]] = (float)val;
+        state_put(s, f, cells[q], val);
     }
-    sim_set_field(s, v, f);
+    sim_set_state(s, v, f);
     backend_check(L, s, fn);
     s->bad_cell = s->bad_gcell = -1;
     free(f);
@@ -697,15 +720,15 @@ static int sim_diff(lua_State *L)
         return cardiac_error(L, "%s: the two simulations have different meshes", fn);
     if (a->m.def != b->m.def) return cardiac_error(L, "%s: the two simulations run different models", fn);
     int v = sim_var_arg(L, a, 3, fn);
-    float *fa = field_copy(L, a, v), *fb = malloc(b->g.ncells * sizeof *fb);
+    /* in each state's own precision: fp64 differences below a float's ulp count */
+    void *fa = state_copy(L, a, v), *fb = malloc(b->g.ncells * sim_state_size(b));
     if (!fb) { free(fa); return cardiac_error(L, "%s: out of memory", fn); }
-    sim_get_field(b, v, fb);
-    if (b->failed) { free(fa); free(fb); backend_check(L, b, fn); }
+    if (sim_get_state(b, v, fb) != 0 || b->failed) { free(fa); free(fb); backend_check(L, b, fn); }
     double mx = 0, ss = 0;
     size_t at = 0, n = 0;
     for (size_t c = 0; c < a->g.ncells; c++) {
         if (!a->g.mask[c]) continue;
-        double d = fabs((double)fa[c] - fb[c]);
+        double d = fabs(state_at(a, fa, c) - state_at(b, fb, c));
         if (!(d <= mx)) { mx = d; at = c; }   /* NaN counts as the largest */
         ss += d * d;
         n++;

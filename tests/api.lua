@@ -187,5 +187,31 @@ do
   os.execute("rm -rf " .. dir)
 end
 
+-- sim:set, sim:field and sim:diff in the state's own precision: an fp64
+-- state keeps its digits where it is set and everywhere else (a float copy
+-- of the field would round every cell)
+do
+  local mesh = cardiac.mesh{n = {6, 5}, dx = 0.25}
+  local x = 0.1234567890123
+  for _, precision in ipairs{"fp64", "fp32"} do
+    local s = cardiac.simulation{mesh = mesh, model = "karma", precision = precision}
+    s:set("U", x)
+    s:set("U", 1 / 3, cardiac.slab{axis = "x", from = 0, to = 0.5})
+    local f = s:field("U")
+    local want = precision == "fp64" and x or string.unpack("f", string.pack("f", x))
+    local third = precision == "fp64" and 1 / 3 or string.unpack("f", string.pack("f", 1 / 3))
+    check(f[1] == third and f[3] == want and f[#f] == want,
+          ("sim:set/field keep %s values: %.17g %.17g"):format(precision, f[1], f[3]))
+    local t = cardiac.simulation{mesh = mesh, model = "karma", precision = precision}
+    t:set("U", x)
+    t:set("U", 1 / 3, cardiac.slab{axis = "x", from = 0, to = 0.5})
+    t:set("U", x + 1e-12, cardiac.slab{axis = "x", from = 1.0, to = 1.25})
+    local d = s:diff(t)
+    check(precision == "fp64" and d > 5e-13 and d < 2e-12 or precision == "fp32" and d == 0,
+          ("sim:diff sees an fp64 difference below a float's ulp (%s: %.3g)"):format(precision, d))
+    s:close(); t:close()
+  end
+end
+
 print(string.format("%d passed, %d failed", pass, fail))
 if fail > 0 then os.exit(1) end
