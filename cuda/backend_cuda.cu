@@ -144,32 +144,40 @@ int pick_layout(const sim *s)
     // Default: the fastest layout measured on the H100 (docs/performance.md).
     // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
     // third of the bytes per step and whose tiles are long rows with little
-    // halo. fp32 volumes of the small models without a mask: temporal
-    // blocking over wide tiles (tplane; Karma 256^3 1.57x and 512^3 1.16x
-    // faster than naive on the H100). Masked volumes (hearts: naive skips the warps
-    // without tissue; blockDS) and fp64 (tplane no faster there): one thread
-    // per cell (docs/gpu.md).
+    // halo. Volumes of the two-state models without a mask: temporal
+    // blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
+    // faster than naive on the H100 in fp32; in fp64, tiles up to 256 cells
+    // wide, 256^3 1.2x). Masked volumes (hearts: naive skips the warps
+    // without tissue; blockDS), fp64 sheets and wider fp64 volumes (not
+    // measured faster): one thread per cell (docs/gpu.md).
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
-    if (!small || s->fp64 || s->lg.phi || n[2] == 1) return LAYOUT_NAIVE;
-    if (n[1] == 1) return LAYOUT_TBLOCK;
+    if (!small || s->lg.phi || n[2] == 1) return LAYOUT_NAIVE;
+    if (n[1] == 1) return s->fp64 ? LAYOUT_NAIVE : LAYOUT_TBLOCK;
+    if (s->fp64 && n[0] > 256) return LAYOUT_NAIVE;
     return s->order == 2 && s->lg.ntissue == s->lg.ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
 
 // Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
 // few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
-// 0.742 ms a step, K = 3 0.808 ms on tiles of 288 cells; docs/performance.md).
+// 0.742 ms a step, K = 3 0.808 ms on tiles of 288 cells; docs/performance.md),
+// and so do fp64 tiles (256^3: K = 2 0.15 ms, K = 3 0.33 ms; docs/gpu.md, item 14).
 int default_tsteps(const sim *s, int layout)
 {
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
-    return layout == LAYOUT_TPLANE && n[0] > 256 ? 2 : 3;
+    return layout == LAYOUT_TPLANE && (n[0] > 256 || s->fp64) ? 2 : 3;
 }
 
 // tplane: tiles as wide as the grid up to 512 cells (no x halo), else the
 // fewest tiles of at most 512 with their halo; as many rows of threads as
-// make 1024 threads and fit the block's shared memory.
+// make 512 threads in fp64 and on tiles wider than 256 cells where the width
+// divides 512 (the compiled variant with 128 registers a thread and twice
+// the rows; on the H100, Karma 256^3 fp64 K = 2 0.149 ms a step against
+// 0.175 with 1024 threads, 512^3 fp32 K = 2 0.686 against 0.773), else 1024
+// (256^3 fp32 K = 3: 0.074 against 0.083 with 512; docs/gpu.md, item 14),
+// and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
@@ -178,11 +186,12 @@ static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
         const int tiles = (n[0] + 511 - 2 * K) / (512 - 2 * K);
         w = ((n[0] + tiles - 1) / tiles + 2 * K + 31) / 32 * 32;
     }
-    const int esize = s->fp64 ? 8 : 4, ns = s->m.def->nstate, cpt = tplane_cells_per_thread(ns, esize, K);
-    int rp = 1;
+    const int esize = s->fp64 ? 8 : 4, ns = s->m.def->nstate;
+    int rp = 1, cpt = 1;
     auto fit = [&] {
-        rp = std::max(1, 1024 / w);
+        rp = (s->fp64 || w > 256) && 512 % w == 0 ? 512 / w : std::max(1, 1024 / w);
         while (rp > 1 && tplane_smem(w, rp, ns, esize, K) > smem_limit()) rp--;
+        cpt = tplane_cells_per_thread(ns, esize, K, w * rp);
     };
     fit();
     // models with many states hold few rows per thread: narrower tiles (with
@@ -373,7 +382,7 @@ static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, si
 static int check_tplane_block(const sim *s, const int n[3], int bx, int by, char *err, size_t errlen)
 {
     const int K = s->tsteps, esize = s->fp64 ? 8 : 4;
-    const int rows = tplane_cells_per_thread(s->m.def->nstate, esize, K) * by;
+    const int rows = tplane_cells_per_thread(s->m.def->nstate, esize, K, bx * by) * by;
     const size_t smem = tplane_smem(bx, by, s->m.def->nstate, esize, K);
     if (bx % 32)
         snprintf(err, errlen, "layout 'tplane' needs block = {bx, by} with bx a multiple of 32 (a tile's width in "

@@ -58,13 +58,17 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
     return min(K, min(lo, hi));
 }
 
-// NT: the block's threads (W x RP) when known at compile time (1024, the
-// default shapes), else 0. Then a thread's rows lie NT cells apart in every
-// shared plane, and each of its cells' shared accesses is one base register
-// per plane and neighbour plus a constant (about 20 address instructions per
-// cell and level fewer than with a run-time stride).
+// NT: the block's threads (W x RP) when known at compile time (1024 or 512,
+// the default shapes), else 0 (any shape up to 1024 threads). With NT, a
+// thread's rows lie NT cells apart in every shared plane, and each of its
+// cells' shared accesses is one base register per plane and neighbour plus a
+// constant (about 20 address instructions per cell and level fewer than with
+// a run-time stride). One block runs per SM: 1024 threads get 64 registers
+// each (small spills at K >= 2), 512 threads 128 and twice the rows per
+// thread (tplane_cells_per_thread): half the warps to hide latency with, no
+// spills. fp32 runs faster with 1024, fp64 with 512 (docs/gpu.md, item 14).
 template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
-__global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
+__global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1;   // NO: states kept in registers
     constexpr int S = 2;                                          // skew: R + 1 planes per level
@@ -80,7 +84,9 @@ __global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, con
 
     // Per cell k: the levels it computes (bits 0-2), whether it is in the
     // box (bit 3) and whether the last level writes it (bit 4).
-    unsigned info = 0;
+    static_assert(CPT <= 12, "tplane: 5 bits of info per row, y-face bits 16 apart");
+    using info_t = std::conditional_t<(5 * CPT > 32), unsigned long long, unsigned>;
+    info_t info = 0;
     const int dx = edge_depth<K>(tx, W, gx, nx);
     const bool xcore = tx >= g.hx && tx < W - g.hx;
 #pragma unroll
@@ -89,15 +95,15 @@ __global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, con
         const int d = min(dx, edge_depth<K>(r, TY, gy, ny));
         const bool inbox = gx >= 0 && gx < nx && gy >= 0 && gy < ny;
         const bool core = inbox && d == K && xcore && r >= g.hy && r < TY - g.hy;
-        info |= (unsigned)(d | inbox << 3 | core << 4) << (5 * k);
+        info |= (info_t)(d | inbox << 3 | core << 4) << (5 * k);
     }
     const bool xlo = gx == 0, xhi = gx == nx - 1;
     const int kstride = NT ? NT : g.RP * W, rstride = g.RP * nx;   // from a thread's row k to k + 1: shared, global
-    unsigned yface = 0;                                   // bit k: row k at y = 0; bit 8 + k: at y = ny - 1
+    unsigned yface = 0;                                   // bit k: row k at y = 0; bit 16 + k: at y = ny - 1
 #pragma unroll
     for (int k = 0; k < CPT; k++) {
         const int gy = gy0 + k * g.RP;
-        yface |= (unsigned)(gy == 0) << k | (unsigned)(gy == ny - 1) << (k + 8);
+        yface |= (unsigned)(gy == 0) << k | (unsigned)(gy == ny - 1) << (k + 16);
     }
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
@@ -111,7 +117,7 @@ __global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, con
         const bool vin = zv >= zin0 && zv < zin1, oin = zo >= max(0, z0 - (K - 1)) && zo < min(nz, z1 + K - 1);
 #pragma unroll
         for (int k = 0; k < CPT; k++) {
-            const unsigned f = info >> (5 * k);
+            const unsigned f = (unsigned)(info >> (5 * k));
             if (vin && (f & 8)) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
             if (oin && (f & 7)) {
                 const size_t co = (size_t)zo * sz + col0 + (size_t)k * rstride;
@@ -158,11 +164,12 @@ __global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, con
                     constexpr bool YFACES = decltype(yfaces_on)::value;
 #pragma unroll
                     for (int k = 0; k < CPT; k++) {
-                        const unsigned f = info >> (5 * k);
-                        // a thread's middle rows are valid at every level
-                        // (whenever RP >= K) or harmless to compute: only the
-                        // first and last row skip, by whole warps, the levels
-                        // they cannot compute
+                        const unsigned f = (unsigned)(info >> (5 * k));
+                        // only a thread's first and last rows skip, by whole
+                        // warps, the levels they cannot compute. Its middle
+                        // rows are valid at every level when RP >= K; with
+                        // fewer rows of threads, a middle row computed beyond
+                        // its depth is harmless (only rows as invalid read it).
                         if ((k == 0 || k == CPT - 1) && (int)(f & 7) < l) continue;
                         const bool inbox = f & 8;
                         const int o = k * kstride, c0 = oc + o;
@@ -189,7 +196,7 @@ __global__ void __launch_bounds__(1024, 1) k_tplane(const step_args<M, T> a, con
                             if (xlo) xm = v0;
                             if (xhi) xp = v0;
                             if (YFACES && (yface >> k & 1)) ym = v0;
-                            if (YFACES && (yface >> (k + 8) & 1)) yp = v0;
+                            if (YFACES && (yface >> (k + 16) & 1)) yp = v0;
                         }
                         // the naive kernel's expression and order (interior_axis, axis_rule)
                         T diff = a.coef[0] * axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u);
@@ -252,12 +259,13 @@ struct tplane_launch {
     static void go(const launch_ctx &c)
     {
         if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024>(c);
+        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, 512>(c);
         else go_nt<K, M, T, MASKED, FOLD, 0>(c);
     }
     template <int K, class M, class T, bool MASKED, bool FOLD, int NT>
     static void go_nt(const launch_ctx &c)
     {
-        constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K);
+        constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K, NT ? NT : 1024);
         tplane_geom g;
         g.W = c.bx;
         g.RP = c.by;
@@ -316,7 +324,7 @@ struct tplane_launch {
 
 size_t tplane_smem(int W, int RP, int nstate, int esize, int K)
 {
-    return smem_bytes(W, tplane_cells_per_thread(nstate, esize, K) * RP, K, (size_t)esize);
+    return smem_bytes(W, tplane_cells_per_thread(nstate, esize, K, W * RP) * RP, K, (size_t)esize);
 }
 
 void launch_tplane(const launch_ctx &c) { dispatch<tplane_launch>(c); }

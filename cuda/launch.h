@@ -70,15 +70,19 @@ void launch_block(const launch_ctx &ctx);
 void launch_tplane(const launch_ctx &ctx);
 // Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
 int tblock_cells_per_thread();
-// tplane (cuda/kernels_tplane.cu): the rows of its tile each thread holds, at
-// most 6; limited by the shared memory of K rings of 4 planes for 1024
-// threads (about 200 KB) and by the registers that carry a cell's other
-// states through the levels (2 planes deep per level).
-constexpr int tplane_cells_per_thread(int nstate, int esize, int K)
+// tplane (cuda/kernels_tplane.cu): the rows of its tile each thread holds.
+// A block of exactly 512 threads has 128 registers a thread (one block per
+// SM), any other shape up to 1024 threads 64; the rows are limited by the
+// shared memory of K rings of 4 planes (about 200 KB for the block) and by
+// the registers that carry a cell's other states through the levels (2
+// planes deep per level).
+constexpr int tplane_cells_per_thread(int nstate, int esize, int K, int threads)
 {
-    const int by_smem = 50 / (K * esize), by_regs = (120 / esize) / ((nstate - 1) * 2 * K + 1);
-    const int c = by_smem < by_regs ? by_smem : by_regs;
-    return c < 1 ? 1 : c > 6 ? 6 : c;
+    const int wide = threads == 512;
+    const int by_smem = (wide ? 100 : 50) / (K * esize);
+    const int by_regs = ((wide ? 240 : 120) / esize) / ((nstate - 1) * 2 * K + 1);
+    const int c = by_smem < by_regs ? by_smem : by_regs, cap = wide ? 12 : 6;
+    return c < 1 ? 1 : c > cap ? cap : c;
 }
 // Shared memory of a tplane block of W x RP threads, and the device's limit per block.
 size_t tplane_smem(int W, int RP, int nstate, int esize, int K);

@@ -87,7 +87,10 @@ elseif mode == "tune" then
   -- block's shared memory is refused and skipped
   local big = {{"naive"}}
   for K = 2, 3 do
-    for _, b in ipairs{{512, 2}, {288, 3}, {320, 3}, {256, 4}, {544, 1}} do big[#big + 1] = {"tplane", K, block = b} end
+    -- 1024 threads (64 registers each), 512 threads (128), other counts
+    for _, b in ipairs{{512, 2}, {256, 4}, {512, 1}, {256, 2}, {288, 3}, {320, 3}} do
+      big[#big + 1] = {"tplane", K, block = b}
+    end
   end
   plan[#plan + 1] = {case = karma_case(512, 2, "fp32"), layouts = big}
 elseif mode == "tplane" then
@@ -98,7 +101,9 @@ elseif mode == "tplane" then
     {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tplane", 3}}},
     {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 2},
      {"tplane", 3, block = {288, 3}}}, full = {{"tplane", 2}}},
-    {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tplane", 1}, {"tplane", 2}}},
+    -- fp64: blocks of 512 threads (the default) and of 1024
+    {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tplane", 1}, {"tplane", 2},
+     {"tplane", 2, block = {256, 4}}}},
   }
 else
   plan = {
