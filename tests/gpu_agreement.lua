@@ -17,6 +17,8 @@
 -- with the second-order stencil, on tiles spanning the box and on small
 -- tiles with x and y halos. Phase-field meshes (a
 -- tanh border, second order) run the naive and block layouts.
+-- Then a blow-up per layout and precision: the error must name the variable,
+-- the step and the cell that the CPU names.
 -- Skipped (exit code 77, shown by ctest as skipped) where no GPU is usable.
 -- CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU" side on the CPU backend: a check of
 -- this script itself on machines without a GPU (every comparison is then exact).
@@ -212,6 +214,46 @@ for _, spec in ipairs(meshes) do
       end
     end
     ::next_case::
+  end
+end
+
+-- Blow-up reports: one cell set to infinity makes itself and its six
+-- neighbours non-finite in the first step; every layout must stop with the
+-- error that names the variable, the step and the lowest such cell, (9, 7, 4)
+-- below it in z, as the CPU does. Layouts that advance K steps per kernel see
+-- the state at the kernel's end only: the step within K - 1 of the CPU's, the
+-- cell within K - 1 cells (one cell a step being how far it spreads).
+local function blowup(backend, precision, lay)
+  local mesh = cardiac.mesh{n = {37, 29, 23}, dx = 0.25}
+  local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("karma"), dt = 0.05, D = 0.1, backend = backend,
+                                 precision = precision, layout = lay.layout, tsteps = lay.tsteps, blocks = lay.blocks,
+                                 block = lay.block}
+  -- exactly one cell: centres at (i + 1/2) dx, cell (9, 7, 5) 1-based
+  sim:set("U", math.huge, cardiac.box{min = {2.05, 1.55, 1.05}, max = {2.2, 1.7, 1.2}})
+  local ok, err = pcall(sim.step, sim, 20)
+  sim:close()
+  if ok then return nil end
+  local var, step, i, j, k = tostring(err):match("variable '(%w+)' became NaN or Inf at step (%d+) .- in cell %((%d+), (%d+), (%d+)%)")
+  return var and {var = var, step = tonumber(step), cell = {tonumber(i), tonumber(j), tonumber(k)}} or tostring(err)
+end
+for _, precision in ipairs{"fp32", "fp64"} do
+  local ref = blowup("cpu", precision, {})
+  check(type(ref) == "table" and ref.step == 1 and ref.cell[1] == 9 and ref.cell[2] == 7 and ref.cell[3] == 4,
+        ("blow-up %s on the CPU: reported at step 1 in cell (9, 7, 4): %s"):format(precision,
+          type(ref) == "table" and ("step %d cell (%d, %d, %d)"):format(ref.step, ref.cell[1], ref.cell[2], ref.cell[3])
+          or tostring(ref)))
+  for _, lay in ipairs(layouts) do
+    local got = blowup(self_check and "cpu" or "cuda", precision, self_check and {blocks = lay.blocks} or lay)
+    local K = lay.tsteps or 1
+    local ok, what = false, tostring(got)
+    if type(got) == "table" and type(ref) == "table" then
+      local dist = 0
+      for a = 1, 3 do dist = dist + math.abs(got.cell[a] - ref.cell[a]) end
+      ok = got.var == ref.var and got.step >= ref.step and got.step <= ref.step + K - 1 and dist <= K - 1
+      what = ("'%s' at step %d in cell (%d, %d, %d)"):format(got.var, got.step, got.cell[1], got.cell[2], got.cell[3])
+    end
+    check(ok, ("blow-up %s %s K=%s%s: %s"):format(precision, lay.layout .. (lay.blocks or ""), lay.tsteps or "-",
+      lay.block and (" block " .. table.concat(lay.block, "x")) or "", what))
   end
 end
 
