@@ -147,7 +147,7 @@ int pick_layout(const sim *s)
     // halo. Volumes of the two-state models without a mask: temporal
     // blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
     // faster than naive on the H100 in fp32; in fp64, tiles up to 256 cells
-    // wide, 256^3 1.2x). Masked volumes (hearts: naive skips the warps
+    // wide, 256^3 1.26x). Masked volumes (hearts: naive skips the warps
     // without tissue; blockDS), fp64 sheets and wider fp64 volumes (not
     // measured faster): one thread per cell (docs/gpu.md).
     int n[3], axis_of[3];

@@ -65,8 +65,10 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
 // constant (about 20 address instructions per cell and level fewer than with
 // a run-time stride). One block runs per SM: 1024 threads get 64 registers
 // each (small spills at K >= 2), 512 threads 128 and twice the rows per
-// thread (tplane_cells_per_thread): half the warps to hide latency with, no
-// spills. fp32 runs faster with 1024, fp64 with 512 (docs/gpu.md, item 14).
+// thread (tplane_cells_per_thread): half the warps to hide latency with, and
+// no spills in fp64 at K = 2 (fp32 at 12 rows still spills about 100 bytes).
+// Which is faster depends on the case (docs/gpu.md, item 14); the
+// default shapes follow the measurements (tplane_shape, backend_cuda.cu).
 template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
