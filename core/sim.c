@@ -475,16 +475,6 @@ tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long 
     return t;
 }
 
-void sim_set_field(sim *s, int var, const float *src)
-{
-    if (s->dc.nranks == 1) { s->be->set_field(s, var, src); return; }
-    float *loc = malloc(s->lg.ncells * sizeof *loc);
-    if (!loc) { sim_fail(s, "out of memory scattering a field"); return; }
-    for (size_t c = 0; c < s->lg.ncells; c++) loc[c] = src[decomp_global_index(&s->dc, c)];
-    s->be->set_field(s, var, loc);
-    free(loc);
-}
-
 void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
 {
     if (s->dc.nranks == 1) { s->be->sample(s, var, cells, n, dst); return; }

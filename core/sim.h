@@ -209,10 +209,9 @@ int sim_record(sim *s, char *err, size_t errlen);
 /* Whole-grid views of the distributed state, identical on every rank
  * (collective under MPI: every rank must call them). */
 void sim_get_field(sim *s, int var, float *dst);            /* g.ncells values */
-void sim_set_field(sim *s, int var, const float *src);      /* g.ncells values */
 void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
 /* The same in the state's own precision (esize = sim_state_size bytes per
- * value), for checkpoints that continue bit for bit. */
+ * value): checkpoints that continue bit for bit, sim:set, sim:field, sim:diff. */
 size_t sim_state_size(const sim *s);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
