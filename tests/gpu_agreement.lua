@@ -167,6 +167,12 @@ local function run(spec, mesh, case, opts)
   return sim, activation_times(pr:data(), vname, thr)
 end
 
+-- a layout entry as the check lines name it: layout, blocks, K, block shape
+local function layout_label(lay)
+  return ("%-8s K=%s%s"):format(lay.layout .. (lay.blocks or ""), lay.tsteps or "-",
+                               lay.block and (" block " .. table.concat(lay.block, "x")) or "")
+end
+
 local worst = {}
 if self_check then meshes = {meshes[2], meshes[3], meshes[4]}; layouts = {layouts[1], layouts[8], layouts[9]} end
 for _, spec in ipairs(meshes) do
@@ -198,8 +204,7 @@ for _, spec in ipairs(meshes) do
           end
           local tol = (precision == "fp32" and (case.tol32 or 2e-3) or 1e-9) * case.vrange
           local name = case.model:sub(1, 7) .. (case.params and "*" or "") .. (case.tag or "")
-          local label = ("%-8s %s %s order %d %-8s K=%s%s"):format(name, spec.name, precision, stencil,
-            lay.layout .. (lay.blocks or ""), lay.tsteps or "-", lay.block and (" block " .. table.concat(lay.block, "x")) or "")
+          local label = ("%-8s %s %s order %d %s"):format(name, spec.name, precision, stencil, layout_label(lay))
           check(same and dtmax <= case.dt and maxdiff <= tol,
                 ("%s: %d/%d cells activated, max |dT| = %.2e ms, max |dV| = %.2e (tol %.1e)"):format(
                   label, nact, #tcpu, dtmax, maxdiff, tol))
@@ -252,8 +257,7 @@ for _, precision in ipairs{"fp32", "fp64"} do
       ok = got.var == ref.var and got.step >= ref.step and got.step <= ref.step + K - 1 and dist <= K - 1
       what = ("'%s' at step %d in cell (%d, %d, %d)"):format(got.var, got.step, got.cell[1], got.cell[2], got.cell[3])
     end
-    check(ok, ("blow-up %s %s K=%s%s: %s"):format(precision, lay.layout .. (lay.blocks or ""), lay.tsteps or "-",
-      lay.block and (" block " .. table.concat(lay.block, "x")) or "", what))
+    check(ok, ("blow-up %s %s: %s"):format(precision, layout_label(lay), what))
   end
 end
 
