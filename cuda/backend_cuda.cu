@@ -161,8 +161,8 @@ int pick_layout(const sim *s)
 
 // Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
 // few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
-// 0.742 ms a step, K = 3 0.808 ms on tiles of 288 cells; docs/performance.md),
-// and so do fp64 tiles (256^3: K = 2 0.15 ms, K = 3 0.33 ms; docs/gpu.md, item 14).
+// 0.628 ms a step, K = 3 0.728 ms on tiles of 288 cells; docs/performance.md),
+// and so do fp64 tiles (256^3: K = 2 0.140 ms, K = 3 0.176 ms; docs/gpu.md, item 15).
 int default_tsteps(const sim *s, int layout)
 {
     int n[3], axis_of[3];
@@ -172,12 +172,11 @@ int default_tsteps(const sim *s, int layout)
 
 // tplane: tiles as wide as the grid up to 512 cells (no x halo), else the
 // fewest tiles of at most 512 with their halo; as many rows of threads as
-// make 512 threads in fp64 and on tiles wider than 256 cells where the width
-// divides 512 (the compiled variant with 128 registers a thread and twice
-// the rows; on the H100, Karma 256^3 fp64 K = 2 0.149 ms a step against
-// 0.175 with 1024 threads, 512^3 fp32 K = 2 0.686 against 0.773), else 1024
-// (256^3 fp32 K = 3: 0.074 against 0.083 with 512; docs/gpu.md, item 14),
-// and fit the block's shared memory.
+// make 512 threads in fp64 where the width divides 512 (the compiled variant
+// with 128 registers a thread and more rows; on the H100, Karma 256^3 fp64
+// K = 2 0.140 ms a step against 0.164 with 1024 threads), else 1024 (fp32
+// 256^3 K = 3: 0.066 against 0.100 with 512; 512^3 K = 2: 0.629 against
+// 0.905; docs/gpu.md, item 15), and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
@@ -189,7 +188,7 @@ static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
     const int esize = s->fp64 ? 8 : 4, ns = s->m.def->nstate;
     int rp = 1, cpt = 1;
     auto fit = [&] {
-        rp = (s->fp64 || w > 256) && 512 % w == 0 ? 512 / w : std::max(1, 1024 / w);
+        rp = s->fp64 && 512 % w == 0 ? 512 / w : std::max(1, 1024 / w);
         while (rp > 1 && tplane_smem(w, rp, ns, esize, K) > smem_limit()) rp--;
         cpt = tplane_cells_per_thread(ns, esize, K, w * rp);
     };
@@ -389,7 +388,7 @@ static int check_tplane_block(const sim *s, const int n[3], int bx, int by, char
                  "cells), got bx = %d", bx);
     else if (smem > smem_limit())
         snprintf(err, errlen, "layout 'tplane': block = {%d, %d} makes tiles of %d x %d cells, whose %d planes need "
-                 "%zu bytes of shared memory; the GPU has %zu per block", bx, by, bx, rows, 4 * K, smem, smem_limit());
+                 "%zu bytes of shared memory; the GPU has %zu per block", bx, by, bx, rows, 3 * K, smem, smem_limit());
     else if ((n[0] > bx && bx <= 2 * K) || (n[1] > rows && rows <= 2 * K))
         snprintf(err, errlen, "layout 'tplane' with tsteps = %d needs tiles of more than %d cells each way "
                  "(block = {%d, %d} makes %d x %d)", K, 2 * K, bx, by, bx, rows);

@@ -3,7 +3,7 @@
 // stencil. A block of threads owns a tile of W x TY cells (x fastest; W = the
 // grid's width where it fits, so that most tiles need no x halo) and marches
 // it along a chunk of z. Each level l = 1..K of the pipeline computes one
-// plane per iteration from level l-1's planes, which sit in a ring of 4
+// plane per iteration from level l-1's planes, which sit in a ring of 3
 // planes in shared memory; the last level writes its plane to global memory.
 // State is read once and written once per K steps.
 //
@@ -19,12 +19,16 @@
 // address is the thread's own plus a constant, and a cell's other states
 // stay in the thread's registers from level to level.
 //
-// Skew: level l computes plane z - 2l at the iteration that stores input
-// plane z. Every plane a level reads was then written in an earlier
-// iteration, so one barrier per iteration suffices and the levels run top
-// down; level l's ring slot for plane p is p mod 4 (p - 1 .. p + 1 being
-// read while p + 2 is written). The input plane stored at an iteration was
-// loaded into registers during the previous one, behind its arithmetic.
+// Skew 1: at the iteration that stores input plane z, level l computes plane
+// z - l, and the levels run bottom up within the iteration. Level l reads level l-1's plane z - l + 1 from the register the same thread just
+// computed it in, plane z - l (its centre, and the x and y neighbours that
+// other threads wrote an iteration ago) and plane z - l - 1 from shared
+// memory. So one barrier per iteration suffices, a level's ring needs only
+// the slots of planes z, z - 1 and z - 2 (plane p in slot p mod 3), and a
+// cell's other states wait one iteration per level. The input plane stored
+// at an iteration was loaded into registers during the previous one, behind
+// its arithmetic (docs/gpu.md, item 15: the skew of 2 this replaced needed 4
+// planes per level and twice the registers for the other states).
 //
 // Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
 // neighbour reads as the cell itself), applied by selects on the neighbour's
@@ -38,7 +42,7 @@
 
 namespace {
 
-constexpr int RING = 4;   // planes per level in shared memory
+constexpr int RING = 3;   // planes per level in shared memory
 
 struct tplane_geom {
     int W, RP, TY;        // tile width and rows (cells), rows per pass of the threads
@@ -60,22 +64,18 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
 
 // NT: the block's threads (W x RP) when known at compile time (1024 or 512,
 // the default shapes), else 0 (any shape up to 1024 threads). With NT, a
-// thread's rows lie NT cells apart in every shared plane, and each of its
-// cells' shared accesses is one base register per plane and neighbour plus a
-// constant (about 20 address instructions per cell and level fewer than with
-// a run-time stride). One block runs per SM: 1024 threads get 64 registers
-// each (small spills at K >= 2), 512 threads 128 and twice the rows per
-// thread (tplane_cells_per_thread): half the warps to hide latency with, and
-// no spills in fp64 at K = 2 (fp32 at 12 rows still spills about 100 bytes).
-// Which is faster depends on the case (docs/gpu.md, item 14); the
-// default shapes follow the measurements (tplane_shape, backend_cuda.cu).
+// thread's rows lie NT cells apart in every shared plane and the planes
+// NT x CPT cells apart, so each of its cells' shared accesses is one of
+// three base registers (the slots of planes z, z - 1 and z - 2) plus a
+// constant. One block runs per SM: 1024 threads get 64 registers each, 512
+// threads 128 and more rows per thread (tplane_cells_per_thread).
 template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
-    constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1;   // NO: states kept in registers
-    constexpr int S = 2;                                          // skew: R + 1 planes per level
+    constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
     extern __shared__ unsigned char smem_raw[];
-    const int W = g.W, TY = g.TY, ps = W * TY;
+    const int W = g.W, TY = g.TY;
+    const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
     T *ring = (T *)smem_raw + W + 1;                              // guard: row -1 and cell -1 of plane 0
     const int nx = a.n[0], ny = a.n[1], nz = a.n[2], sz = nx * ny;
     const int tx = threadIdx.x % W, ty0 = threadIdx.x / W;
@@ -110,54 +110,52 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
 
-    T vst[CPT];                       // input V of the next plane, loaded a plane ahead
-    T ost[CPT][NO > 0 ? NO : 1];      // input other states for level 1's next plane
-    T oq[K > 1 ? K - 1 : 1][2][CPT][NO > 0 ? NO : 1];   // other states from level l for level l + 1, 2 planes deep
-    const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);      // input planes
-    // loads V of input plane zv and the other states of plane zo (level 1's next)
-    auto load_plane = [&](int zv, int zo) {
-        const bool vin = zv >= zin0 && zv < zin1, oin = zo >= max(0, z0 - (K - 1)) && zo < min(nz, z1 + K - 1);
-#pragma unroll
-        for (int k = 0; k < CPT; k++) {
-            const unsigned f = (unsigned)(info >> (5 * k));
-            if (vin && (f & 8)) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
-            if (oin && (f & 7)) {
-                const size_t co = (size_t)zo * sz + col0 + (size_t)k * rstride;
-#pragma unroll
-                for (int v = 0, o = 0; v < NS; v++)
-                    if (v != VI) ost[k][o++] = a.in[v][co];
-            }
-        }
-    };
-    load_plane(z0 - K, z0 - K - S);
-    const int zlast = z1 - 1 + K * S;
-    for (int z = z0 - K; z <= zlast; z++) {
-        // level 0: the input plane z, loaded during the previous iteration
-        {
-            const int od = (z & (RING - 1)) * ps + (int)threadIdx.x;
-#pragma unroll
-            for (int k = 0; k < CPT; k++) ring[od + k * kstride] = vst[k];
-        }
-        T ocur[CPT][NO > 0 ? NO : 1];  // level 1's other states for this iteration
+    T vst[CPT];                 // V of the next input plane, loaded an iteration ahead
+    T oq[K][CPT][NOQ];          // level l's other states of the plane it computed an iteration ago
+    const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);            // input planes
+    const int zo0 = max(0, z0 - (K - 1)), zo1 = min(nz, z1 + K - 1);    // level 1's planes
+    auto load_v = [&](int zv) {
+        if (zv < zin0 || zv >= zin1) return;
 #pragma unroll
         for (int k = 0; k < CPT; k++)
+            if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
+    };
+    load_v(z0 - K);
+    // shared offsets (elements from ring, with the thread's own cell) of the
+    // slots holding planes z, z - 1 and z - 2 of every level's ring, rotated
+    // every iteration (plane z + 1 takes the slot of z - 2)
+    static_assert(RING == 3, "tplane: a slot per plane z, z - 1, z - 2");
+    int sl[RING];
+    {
+        const int z = z0 - K, m = ((z % RING) + RING) % RING;
 #pragma unroll
-            for (int o = 0; o < NO; o++) ocur[k][o] = ost[k][o];
-        if (z < zlast) load_plane(z + 1, z + 1 - S);
+        for (int j = 0; j < RING; j++) sl[j] = ((m - j + RING) % RING) * ps + (int)threadIdx.x;
+    }
+    const int zlast = z1 - 1 + K;
+    for (int z = z0 - K; z <= zlast; z++) {
+        // level 0: the input plane z, loaded during the previous iteration
+        T fresh[CPT];                 // level l-1's V of plane z - l + 1, computed this iteration
+        T carry[CPT][NOQ];            // and its other states
 #pragma unroll
-        for (int l = K; l >= 1; l--) {
-            const int pz = z - l * S;
+        for (int k = 0; k < CPT; k++) {
+            fresh[k] = vst[k];
+            ring[sl[0] + k * kstride] = vst[k];
+        }
+        if (z < zlast) load_v(z + 1);
+        // levels bottom up: level l computes plane z - l
+#pragma unroll
+        for (int l = 1; l <= K; l++) {
+            const int pz = z - l;
             const bool act = pz >= max(0, z0 - (K - l)) && pz < min(nz, z1 + (K - l));
-            T ynew[CPT][NO > 0 ? NO : 1];
+            T nfresh[CPT], ncarry[CPT][NOQ];
             if (act) {
-                // shared offsets (elements from ring) of the thread's first
-                // cell in level l-1's planes pz, pz -+ 1 and level l's plane pz
-                const int src = (l - 1) * RING * ps + (int)threadIdx.x;
-                const int oc = src + (pz & (RING - 1)) * ps;
-                const int om = pz > 0 ? src + ((pz - 1) & (RING - 1)) * ps : oc;
-                const int op = pz < nz - 1 ? src + ((pz + 1) & (RING - 1)) * ps : oc;
-                const int od = l * RING * ps + (pz & (RING - 1)) * ps + (int)threadIdx.x;
+                // shared offsets of the thread's first cell: level l-1's
+                // planes pz (centre, x and y neighbours) and pz - 1, level
+                // l's plane pz
+                const int oc = sl[l % RING] + (l - 1) * RING * ps, om = sl[(l + 1) % RING] + (l - 1) * RING * ps;
+                const int od = sl[l % RING] + l * RING * ps;
                 const size_t zoff = (size_t)pz * sz + col0;
+                const bool zlo = pz == 0, zhi = pz == nz - 1;
                 // the stimulus and the labels are tested once per plane, not
                 // per cell: a branch per cell would keep the cells' chains
                 // from interleaving
@@ -180,10 +178,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                         y[VI] = ring[c0];
 #pragma unroll
                         for (int v = 0, q = 0; v < NS; v++)
-                            if (v != VI) y[v] = l == 1 ? ocur[k][q++] : oq[l >= 2 ? l - 2 : 0][0][k][q++];
+                            if (v != VI) y[v] = oq[l - 1][k][q++];
                         const T v0 = y[VI];
                         T xm = ring[c0 - 1], xp = ring[c0 + 1], ym = ring[c0 - W], yp = ring[c0 + W];
-                        T zm = ring[om + o], zp = ring[op + o];
+                        T zm = ring[om + o], zp = fresh[k];
                         bool tissue = true;
                         if (MASKED) {
                             const unsigned fl = inbox ? a.flags[c] : 0u;
@@ -199,6 +197,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             if (xhi) xp = v0;
                             if (YFACES && (yface >> k & 1)) ym = v0;
                             if (YFACES && (yface >> (k + 16) & 1)) yp = v0;
+                            if (zlo) zm = v0;
+                            if (zhi) zp = v0;
                         }
                         // the naive kernel's expression and order (interior_axis, axis_rule)
                         T diff = a.coef[0] * axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u);
@@ -210,9 +210,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                         }
                         if (l < K) {
                             ring[od + o] = y[VI];
+                            nfresh[k] = y[VI];
 #pragma unroll
                             for (int v = 0, q = 0; v < NS; v++)
-                                if (v != VI) ynew[k][q++] = y[v];
+                                if (v != VI) ncarry[k][q++] = y[v];
                         } else if (f & 16) {
                             check_finite<NS>(y, c, a.step0 + K, a.bad);
 #pragma unroll
@@ -229,24 +230,44 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 else if (yface) cells(no{}, no{}, yes{});
                 else cells(no{}, no{}, no{});   // the common case: no stimulus, no y face in the tile
             }
-            // level l's other states go two planes deep (read by level l + 1
-            // at plane z - (l + 1) S, two iterations from now); the queue
-            // moves every iteration, active or not, to keep that distance
-            if (l < K) {
+            // level l has read level l-1's other states of plane pz: their
+            // place takes plane pz + 1 (level 1: the input's, whose load the
+            // levels above and the next iteration's start hide)
+            if (l == 1) {
+                if (z >= zo0 && z < zo1) {
+#pragma unroll
+                    for (int k = 0; k < CPT; k++) {
+                        if (!((unsigned)(info >> (5 * k)) & 7)) continue;
+                        const size_t co = (size_t)z * sz + col0 + (size_t)k * rstride;
+#pragma unroll
+                        for (int v = 0, q = 0; v < NS; v++)
+                            if (v != VI) oq[0][k][q++] = a.in[v][co];
+                    }
+                }
+            } else {
 #pragma unroll
                 for (int k = 0; k < CPT; k++)
 #pragma unroll
-                    for (int o = 0; o < NO; o++) {
-                        oq[l - 1][0][k][o] = oq[l - 1][1][k][o];
-                        oq[l - 1][1][k][o] = ynew[k][o];
-                    }
+                    for (int q = 0; q < NO; q++) oq[l - 1][k][q] = carry[k][q];
+            }
+            if (l < K) {
+#pragma unroll
+                for (int k = 0; k < CPT; k++) {
+                    fresh[k] = nfresh[k];
+#pragma unroll
+                    for (int q = 0; q < NO; q++) carry[k][q] = ncarry[k][q];
+                }
             }
         }
+        // plane z + 1 takes the slot of plane z - 2
+        const int s2 = sl[2];
+        sl[2] = sl[1];
+        sl[1] = sl[0];
+        sl[0] = s2;
         __syncthreads();
     }
 }
-
-// Shared memory of a block: K rings of 4 planes of W x TY cells, and a guard
+// Shared memory of a block: K rings of 3 planes of W x TY cells, and a guard
 // of a row and a cell at each end for the neighbour reads of edge cells
 // (whose values those cells' selects discard).
 size_t smem_bytes(int W, int TY, int K, size_t esize)
@@ -296,14 +317,14 @@ struct tplane_launch {
             shape_smem = smem;
         }
         // z chunks: the count that minimises waves x iterations per block
-        // (a chunk of zc planes takes zc + 3K iterations: its 2K halo planes
-        // and the pipeline's fill), so that the blocks fill the GPU without a
-        // last wave of a few blocks costing a whole chunk's time
+        // (a chunk of zc planes takes zc + 2K iterations: its 2K halo planes,
+        // which fill and drain the pipeline), so that the blocks fill the GPU
+        // without a last wave of a few blocks costing a whole chunk's time
         const long tiles = tiles_x * tiles_y, slots = (long)sms * per_sm;
         long best = -1;
         for (int ch = 1; ch <= std::min(c.n[2], 256); ch++) {
             const int zc = (c.n[2] + ch - 1) / ch;
-            const long cost = (tiles * ch + slots - 1) / slots * (zc + 3L * K);
+            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
             if (best < 0 || cost < best) { best = cost; g.zc = zc; }
         }
         dim3 grid(tiles_x, tiles_y, (c.n[2] + g.zc - 1) / g.zc);

@@ -86,9 +86,10 @@ local layouts = {
   {layout = "tblock", tsteps = 3}, {layout = "tblock", tsteps = 4},
   {layout = "block", blocks = 8}, {layout = "block", blocks = 3},
   -- tplane: tiles spanning the grid's x-y extent (its default here), and
-  -- small ones (x and y halos, several tiles each way)
+  -- small ones (x and y halos, several tiles each way; 3 rows of threads:
+  -- fp64 holds 2 rows per thread at K = 2, and tiles need more than 2K rows)
   {layout = "tplane", tsteps = 1}, {layout = "tplane", tsteps = 2}, {layout = "tplane", tsteps = 3},
-  {layout = "tplane", tsteps = 2, block = {32, 2}}, {layout = "tplane", tsteps = 3, block = {32, 4}},
+  {layout = "tplane", tsteps = 2, block = {32, 3}}, {layout = "tplane", tsteps = 3, block = {32, 4}},
   -- one row of 512 threads (the compiled 512-thread variant with fewer rows
   -- of threads than levels: its middle rows compute beyond their depth)
   {layout = "tplane", tsteps = 2, block = {512, 1}},
