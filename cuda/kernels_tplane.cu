@@ -267,6 +267,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         __syncthreads();
     }
 }
+
 // Shared memory of a block: K rings of 3 planes of W x TY cells, and a guard
 // of a row and a cell at each end for the neighbour reads of edge cells
 // (whose values those cells' selects discard).
