@@ -20,7 +20,8 @@
 // stay in the thread's registers from level to level.
 //
 // Skew 1: at the iteration that stores input plane z, level l computes plane
-// z - l, and the levels run bottom up within the iteration. Level l reads level l-1's plane z - l + 1 from the register the same thread just
+// z - l, and the levels run bottom up within the iteration. Level l reads
+// level l-1's plane z - l + 1 from the register the same thread just
 // computed it in, plane z - l (its centre, and the x and y neighbours that
 // other threads wrote an iteration ago) and plane z - l - 1 from shared
 // memory. So one barrier per iteration suffices, a level's ring needs only
