@@ -31,6 +31,14 @@
 // its arithmetic (docs/gpu.md, item 15: the skew of 2 this replaced needed 4
 // planes per level and twice the registers for the other states).
 //
+// The barrier is split (an mbarrier): a thread arrives when it has written
+// its planes of levels 0..K-1 and waits at the start of the next iteration,
+// so that it computes the last level while slower threads finish the lower
+// ones. The last level reads level K-1's planes z - K and z - K - 1 after
+// its thread's arrival; so that a thread already in the next iteration does
+// not overwrite them, level K-1's ring has a fourth slot (docs/gpu.md, item
+// 16: 6.6% at 512^3 fp32).
+//
 // Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
 // neighbour reads as the cell itself), applied by selects on the neighbour's
 // value, so that every cell computes the naive kernel's expression: the
@@ -43,7 +51,37 @@
 
 namespace {
 
-constexpr int RING = 3;   // planes per level in shared memory
+constexpr int RING = 3;   // planes per level in shared memory (level K-1: RING + 1)
+constexpr int BAR_BYTES = 16;   // the block's mbarrier, ahead of the rings
+
+// The iteration's barrier, split: a thread arrives once its writes to the
+// rings are done and waits, at the start of the next iteration, for the
+// others to have arrived. Between the two it computes the last level, whose
+// reads need only the planes of earlier iterations (docs/gpu.md, item 16).
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned long long *b)
+{
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_addr(b)) : "memory");
+}
+// Waits until the phase of the given parity (0 for the first arrival of
+// every thread, 1 for the second, ...) has completed.
+__device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2; "
+                     "selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "r"(parity)
+                     : "memory");
+}
 
 struct tplane_geom {
     int W, RP, TY;        // tile width and rows (cells), rows per pass of the threads
@@ -77,7 +115,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     extern __shared__ unsigned char smem_raw[];
     const int W = g.W, TY = g.TY;
     const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
-    T *ring = (T *)smem_raw + W + 1;                              // guard: row -1 and cell -1 of plane 0
+    unsigned long long *bar = (unsigned long long *)smem_raw;
+    T *ring = (T *)(smem_raw + BAR_BYTES) + W + 1;                // guard: row -1 and cell -1 of plane 0
     const int nx = a.n[0], ny = a.n[1], nz = a.n[2], sz = nx * ny;
     const int tx = threadIdx.x % W, ty0 = threadIdx.x / W;
     const int gx = blockIdx.x * g.cx - g.hx + tx;
@@ -132,29 +171,39 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 #pragma unroll
         for (int j = 0; j < RING; j++) sl[j] = ((m - j + RING) % RING) * ps + (int)threadIdx.x;
     }
+    // level K-1's ring (read by the last level after the thread's arrival)
+    // has a fourth slot: plane p in slot p mod 4
+    auto slot4 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x + (K - 1) * RING * ps; };
+    if (threadIdx.x == 0) bar_init(bar, blockDim.x);
+    __syncthreads();
     const int zlast = z1 - 1 + K;
     for (int z = z0 - K; z <= zlast; z++) {
+        // the planes of the previous iteration written, the slots it read free
+        if (z > z0 - K) bar_wait(bar, (unsigned)(z - z0 + K - 1) & 1u);
         // level 0: the input plane z, loaded during the previous iteration
         T fresh[CPT];                 // level l-1's V of plane z - l + 1, computed this iteration
         T carry[CPT][NOQ];            // and its other states
+        const int s0 = K == 1 ? slot4(z) : sl[0];
 #pragma unroll
         for (int k = 0; k < CPT; k++) {
             fresh[k] = vst[k];
-            ring[sl[0] + k * kstride] = vst[k];
+            ring[s0 + k * kstride] = vst[k];
         }
         if (z < zlast) load_v(z + 1);
         // levels bottom up: level l computes plane z - l
 #pragma unroll
         for (int l = 1; l <= K; l++) {
             const int pz = z - l;
+            if (l == K) bar_arrive(bar);   // this thread's ring writes and reads of the iteration are done
             const bool act = pz >= max(0, z0 - (K - l)) && pz < min(nz, z1 + (K - l));
             T nfresh[CPT], ncarry[CPT][NOQ];
             if (act) {
                 // shared offsets of the thread's first cell: level l-1's
                 // planes pz (centre, x and y neighbours) and pz - 1, level
                 // l's plane pz
-                const int oc = sl[l % RING] + (l - 1) * RING * ps, om = sl[(l + 1) % RING] + (l - 1) * RING * ps;
-                const int od = sl[l % RING] + l * RING * ps;
+                const int oc = l == K ? slot4(pz) : sl[l % RING] + (l - 1) * RING * ps;
+                const int om = l == K ? slot4(pz - 1) : sl[(l + 1) % RING] + (l - 1) * RING * ps;
+                const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + l * RING * ps;
                 const size_t zoff = (size_t)pz * sz + col0;
                 const bool zlo = pz == 0, zhi = pz == nz - 1;
                 // the stimulus and the labels are tested once per plane, not
@@ -265,16 +314,15 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         sl[2] = sl[1];
         sl[1] = sl[0];
         sl[0] = s2;
-        __syncthreads();
     }
 }
 
-// Shared memory of a block: K rings of 3 planes of W x TY cells, and a guard
-// of a row and a cell at each end for the neighbour reads of edge cells
-// (whose values those cells' selects discard).
+// Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
+// (the last of 4), and a guard of a row and a cell at each end for the
+// neighbour reads of edge cells (whose values those cells' selects discard).
 size_t smem_bytes(int W, int TY, int K, size_t esize)
 {
-    return ((size_t)K * RING * W * TY + 2 * (size_t)(W + 1)) * esize;
+    return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
 }
 
 struct tplane_launch {
