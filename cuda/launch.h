@@ -73,14 +73,16 @@ int tblock_cells_per_thread();
 // tplane (cuda/kernels_tplane.cu): the rows of its tile each thread holds.
 // A block of exactly 512 threads has 128 registers a thread (one block per
 // SM), any other shape up to 1024 threads 64; the rows are limited by the
-// shared memory of K rings of 3 planes (about 200 KB for the block) and by
-// the registers that carry a cell's states through the levels (V of the next
-// input plane, one plane of other states per level, and the V and other
-// states a level hands to the next within an iteration). The register
-// budgets (bytes a thread may give its cells' states) are where ptxas
-// spilled little in the measured cases: with 64-register threads one row
-// more at K = 2 (Karma fp32: 6) made 2.7 times the stack and ran 1.13-1.28x
-// slower (docs/gpu.md, item 15).
+// shared memory of 3K + 1 planes (K rings of 3 planes, the last of 4; about
+// 200 KB for the block) and by the registers that carry a cell's states
+// through the levels (V of the next input plane, one plane of other states
+// per level, and the V and other states a level hands to the next within an
+// iteration). The register budgets (bytes a thread may give its cells'
+// states) are where ptxas spilled little in the measured cases: with
+// 64-register threads one row more at K = 2 (Karma fp32: 6) made 2.7 times
+// the stack and ran 1.13-1.28x slower (docs/gpu.md, item 15). by_smem counts
+// 3K planes; tplane_smem gives the exact size, which the block's shape is
+// fitted to (cuda/backend_cuda.cu).
 constexpr int tplane_cells_per_thread(int nstate, int esize, int K, int threads)
 {
     const int wide = threads == 512;
