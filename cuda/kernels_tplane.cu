@@ -256,7 +256,9 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                         if (nz > 1) diff += a.coef[2] * axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u);
                         if (!MASKED || tissue) {
                             if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
-                            M::step(y, diff, STIM && inbox ? a.istim[c] : (T)0, a.dt, p);
+                            // no stimulus is -0, not 0: x + -0 is x for every x, so the
+                            // compiler drops the model's addition of the current
+                            M::step(y, diff, STIM && inbox ? a.istim[c] : (T)-0.0, a.dt, p);
                         }
                         if (l < K) {
                             ring[od + o] = y[VI];

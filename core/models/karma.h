@@ -28,9 +28,10 @@ CARDIAC_HD real R(karma_pow)(real x, real m)
 /* Excitation source term (everything but the -U decay and the applied current). */
 CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
-    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh */
-    /* v * (1/vstar): a constant when the GPU folds the default parameters */
-    return ((real)1 / ((real)1 + exp((real)2 * (U - p[KARMA_UH])))) * U * U
+    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh. 2U - 2uh is
+     * 2(U - uh) to the bit (doubling is exact), and one FMA where uh is a
+     * compile-time constant. v * (1/vstar): a constant there too. */
+    return ((real)1 / ((real)1 + exp((real)2 * U - (real)2 * p[KARMA_UH]))) * U * U
          * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
