@@ -161,8 +161,8 @@ int pick_layout(const sim *s)
 
 // Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
 // few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
-// 0.586 ms a step, K = 3 0.727 ms on tiles of 288 cells; docs/performance.md),
-// and so do fp64 tiles (256^3: K = 2 0.131 ms, K = 3 0.175 ms; docs/gpu.md, item 16).
+// 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells; docs/performance.md),
+// and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3 0.173 ms; docs/gpu.md, item 16).
 int default_tsteps(const sim *s, int layout)
 {
     int n[3], axis_of[3];
@@ -174,9 +174,9 @@ int default_tsteps(const sim *s, int layout)
 // fewest tiles of at most 512 with their halo; as many rows of threads as
 // make 512 threads in fp64 where the width divides 512 (the compiled variant
 // with 128 registers a thread and more rows; on the H100, Karma 256^3 fp64
-// K = 2 0.131 ms a step against 0.145 with 1024 threads), else 1024 (fp32
-// 256^3 K = 3: 0.062 against 0.091 with 512; 512^3 K = 2: 0.587 against
-// 0.766; docs/gpu.md, item 16), and fit the block's shared memory.
+// K = 2 0.130 ms a step against 0.146 with 1024 threads), else 1024 (fp32
+// 256^3 K = 3: 0.060 against 0.090 with 512; 512^3 K = 2: 0.572 against
+// 0.739; docs/gpu.md, item 16), and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
