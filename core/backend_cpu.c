@@ -11,15 +11,15 @@
 #include "sim.h"
 #include "tips.h"
 
-static inline void model_step_f32(const model_def *d, float *y, float diff, float istim, float dt,
+static inline void model_step_f32(const sim *s, float *y, float diff, float istim, float dt,
                                   const float *p)
 {
-    d->step_f32(y, diff, istim, dt, p);
+    s->m.def->step_f32(y, diff, istim, dt, p);
 }
-static inline void model_step_f64(const model_def *d, double *y, double diff, double istim,
+static inline void model_step_f64(const sim *s, double *y, double diff, double istim,
                                   double dt, const double *p)
 {
-    d->step_f64(y, diff, istim, dt, p);
+    (s->mixed ? s->m.def->step_mix : s->m.def->step_f64)(y, diff, istim, dt, p);
 }
 
 #define CARDIAC_TEMPLATE "cpu_sweep.h"

@@ -29,7 +29,7 @@ static void write_header(hid_t f, const sim *s)
     h5_attr_str(f, "program", "cardiac " CARDIAC_VERSION);
     h5_attr_str(f, "kind", KIND);
     h5_attr_str(f, "model", s->m.def->name);
-    h5_attr_str(f, "precision", s->fp64 ? "fp64" : "fp32");
+    h5_attr_str(f, "precision", model_precision_name(sim_precision(s)));
     h5_attr_str(f, "backend", s->be->name);
     double n[3] = {s->g.n[0], s->g.n[1], s->g.n[2]}, t = sim_time(s), steps = (double)s->nstep;
     h5_attr_doubles(f, "cells_xyz", n, 3);

@@ -16,7 +16,7 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     real y[MODEL_MAX_STATE];
     real diff = R(stencil_point_at)(&s->st, &s->lg, var[vi], x);
     for (int v = 0; v < ns; v++) y[v] = var[v][q];
-    R(model_step)(d, y, diff, istim[q], (real)s->dt, p);
+    R(model_step)(s, y, diff, istim[q], (real)s->dt, p);
     int finite = 1;
     for (int v = 0; v < ns; v++) {
         finite &= isfinite(y[v]);

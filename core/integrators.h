@@ -19,3 +19,11 @@ CARDIAC_HD real R(rush_larsen_outlined)(real y, real y_inf, real tau, real dt)
 {
     return y_inf + (y - y_inf) * cardiac_exp(-dt / tau);
 }
+
+/* A Hodgkin-Huxley gate's Rush-Larsen step in the precision of the model's
+ * gate kinetics, greal (float in the mixed instance, core/instances.h; else
+ * real, where it is rush_larsen_outlined). */
+CARDIAC_HD greal R(rush_larsen_gate)(greal y, greal y_inf, greal tau, greal dt)
+{
+    return y_inf + (y - y_inf) * cardiac_exp(-dt / tau);
+}

@@ -54,10 +54,16 @@ void model_apply_preset(model_inst *m, const model_preset *p)
     m->preset = p->name;
 }
 
-void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64)
+const char *model_precision_name(int precision)
+{
+    return precision == PRECISION_MIXED ? "mixed" : precision == PRECISION_FP64 ? "fp64" : "fp32";
+}
+
+void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int precision)
 {
     const model_def *d = m->def;
-    if (fp64) { d->step_f64(y, idiff, istim, dt, m->p); return; }
+    if (precision == PRECISION_MIXED) { d->step_mix(y, idiff, istim, dt, m->p); return; }
+    if (precision == PRECISION_FP64) { d->step_f64(y, idiff, istim, dt, m->p); return; }
     float yf[MODEL_MAX_STATE], pf[MODEL_MAX_PARAM];
     for (int v = 0; v < d->nstate; v++) yf[v] = (float)y[v];
     for (int q = 0; q < d->nparam; q++) pf[q] = (float)m->p[q];

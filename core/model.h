@@ -9,6 +9,10 @@
 
 #include "models/list.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Advance one cell by dt: y is the state, idiff/istim are diffusion and stimulus
  * contributions to dV/dt, p the parameter vector; one per precision. */
 typedef void (*cell_step_f32)(float *y, float idiff, float istim, float dt, const float *p);
@@ -62,6 +66,7 @@ typedef struct model_def {
     int npresets;
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
+    cell_step_f64 step_mix; /* precision "mixed" (core/instances.h), or NULL: the model has none */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale.h) steps before each cell step */
 } model_def;
@@ -85,8 +90,17 @@ const model_preset *model_find_preset(const model_def *d, const char *name);
 void model_apply_preset(model_inst *m, const model_preset *p);
 /* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */
 double model_rate_bound(const model_inst *m);
-/* One step of one cell (no diffusion) in single (fp64 = 0) or double precision;
- * y is held in double either way. */
-void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int fp64);
+/* Precisions of the state and its arithmetic (precision = "fp32" | "fp64" |
+ * "mixed"). Mixed stores and computes in double except the gate kinetics,
+ * which are float (core/instances.h); only models with a step_mix have it. */
+enum { PRECISION_FP32, PRECISION_FP64, PRECISION_MIXED };
+const char *model_precision_name(int precision);
+/* One step of one cell (no diffusion) in a PRECISION_*; y is held in double
+ * in every precision. */
+void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int precision);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

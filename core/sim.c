@@ -136,6 +136,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->m = *m;
     s->order = cfg->order;
     s->fp64 = cfg->fp64;
+    s->mixed = cfg->mixed;
     s->tsteps = cfg->tsteps;
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
@@ -378,6 +379,8 @@ void sim_get_field(sim *s, int var, float *dst)
 }
 
 size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(float); }
+
+int sim_precision(const sim *s) { return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : PRECISION_FP32; }
 
 int sim_get_state(sim *s, int var, void *dst)
 {

@@ -111,6 +111,7 @@ struct sim {
     double D[3];
     int order;
     int fp64;                   /* state in double precision */
+    int mixed;                  /* precision "mixed": fp64, gate kinetics in float (model.h) */
     char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
@@ -148,6 +149,7 @@ typedef struct {
     int block[2];               /* cuda: thread-block shape, {0, 0} = default */
     int blocks[3];              /* blockDS block size, {0, 0, 0} = none (row-major state) */
     int fp64;                   /* double-precision state */
+    int mixed;                  /* and the model's mixed step (PRECISION_MIXED) */
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     double dt, D[3];
@@ -213,6 +215,8 @@ void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
 /* The same in the state's own precision (esize = sim_state_size bytes per
  * value): checkpoints that continue bit for bit, sim:set, sim:field, sim:diff. */
 size_t sim_state_size(const sim *s);
+/* The state's PRECISION_* (core/model.h). */
+int sim_precision(const sim *s);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank. */

@@ -433,6 +433,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     memset(&b, 0, sizeof b);
     b.model = d->id;
     b.fp64 = s->fp64;
+    b.mixed = s->mixed;
+    if (s->mixed && !model_has_mixed_kernels(d->id)) {
+        snprintf(err, errlen, "precision 'mixed' for model %s: its kernels are not built (CARDIAC_MIXED_MODELS, "
+                 "cuda/launch.h)", d->name);
+        return -1;
+    }
     b.order = s->order;
     b.masked = g->ntissue != g->ncells || cd->layout == LAYOUT_BLOCK;   // blockDS always keeps flags
     for (int a = 0; a < 3; a++) { b.n[a] = n[a]; b.lo[a] = 0; b.hi[a] = n[a]; }
@@ -492,7 +498,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         char dy[64] = "";
         if (d->multiscale) snprintf(dy, sizeof dy, ", %g dyads per cell", s->m.p[GR_DYADS]);
         snprintf(err, errlen, "out of GPU memory: the simulation needs %s on the GPU (%zu cells x %d states%s, %s, "
-                 "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, dy, s->fp64 ? "fp64" : "fp32",
+                 "layout '%s'); %s is free of %s", a1, g->ncells, d->nstate, dy, model_precision_name(sim_precision(s)),
                  layout_names[cd->layout], a2, a3);
         return -1;
     }

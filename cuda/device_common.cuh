@@ -188,6 +188,19 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
 CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
 #undef CARDIAC_MODEL_TYPE
 
+// Precision "mixed" (core/instances.h): the model's double kernels with its
+// _mix step, for CARDIAC_MIXED_MODELS (launch.h). mixed_of names that type,
+// void for the others.
+template <class M> struct mixed_of { using type = void; };
+#define CARDIAC_MIXED_TYPE(name)                                                                  \
+    struct name##_mixed_model : name##_model {                                                    \
+        static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
+                                                    const double *p) { name##_step_mix(y, d, s, dt, p); } \
+    };                                                                                            \
+    template <> struct mixed_of<name##_model> { using type = name##_mixed_model; };
+CARDIAC_MIXED_MODELS(CARDIAC_MIXED_TYPE)
+#undef CARDIAC_MIXED_TYPE
+
 // The parameters a kernel passes to its model: the launch's values, or, when
 // FOLD (launch_ctx.fold: the values are the model's defaults), the defaults
 // as compile-time constants, which the compiler folds into the equations

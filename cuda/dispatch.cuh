@@ -6,9 +6,11 @@
 // instantiated (the backend refuses that layout for them before launching).
 // A kernel file defines a functor F with
 //   template <class M, class T, int ORDER, bool MASKED, bool FOLD> static void run(const launch_ctx &)
-// and calls dispatch<F>(ctx).
+// and calls dispatch<F>(ctx). Precision "mixed" (ctx.fp64 and ctx.mixed)
+// runs the model's mixed type (mixed_of, device_common.cuh) in double.
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
+#include <type_traits>
 #include "device_common.cuh"
 
 template <class F, class M, class T, int ORDER, bool MASKED>
@@ -39,6 +41,9 @@ void dispatch(const launch_ctx &c)
 #define CARDIAC_DISPATCH_CASE(name, NS, NP, VI, PL)                                               \
     case MODEL_ID_##name:                                                                  \
         if constexpr (NS <= F::max_states) {                                               \
+            using MX = typename mixed_of<name##_model>::type;                              \
+            if constexpr (!std::is_void<MX>::value)                                        \
+                if (c.fp64 && c.mixed) { dispatch_variant<F, MX, double>(c); break; }       \
             if (c.fp64) dispatch_variant<F, name##_model, double>(c);                      \
             else dispatch_variant<F, name##_model, float>(c);                              \
         }                                                                                  \

@@ -17,6 +17,18 @@
 // naive layout, and their kernels are not instantiated for the others.
 #define MARCHING_MAX_STATES 8
 
+// The models whose kernels are also built with their mixed step (precision
+// "mixed", model_def.step_mix, core/instances.h); the backend refuses
+// "mixed" for any other.
+#define CARDIAC_MIXED_MODELS(X) X(ohara_rudy)
+inline bool model_has_mixed_kernels(model_id m)
+{
+#define CARDIAC_MIXED_CASE(name) if (m == MODEL_ID_##name) return true;
+    CARDIAC_MIXED_MODELS(CARDIAC_MIXED_CASE)
+#undef CARDIAC_MIXED_CASE
+    return false;
+}
+
 // Data layouts of the state on the GPU (docs/gpu.md).
 enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
 
@@ -39,6 +51,7 @@ struct tower_geom {
 struct launch_ctx {
     model_id model;
     int fp64, order, masked;
+    int mixed;                        // fp64 with the model's mixed step (precision "mixed")
     int n[3];                         // view dimensions (x fastest; 2D grids run as nx x 1 x ny)
     void *in[MODEL_MAX_STATE];        // state at time n
     void *out[MODEL_MAX_STATE];       // where the state at n + steps goes (== in for in-place states)

@@ -44,7 +44,7 @@ print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, %s, s
   n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision,
   sim.blocks and ("blocks " .. sim.blocks) or "whole box", os.clock() - t0))
 
-local esize = precision == "fp64" and 8 or 4
+local esize = precision == "fp32" and 4 or 8   -- mixed stores fp64
 -- bytes a tissue cell-step must move: every state read and written once
 local bytes = 2 * cardiac.model("ohara_rudy").nstate * esize
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "args.h"
+#include "model.h"
 
 const char *args_typename(lua_State *L, int idx)
 {
@@ -165,7 +166,17 @@ const char *args_join(lua_State *L, const char *const *first, size_t stride, int
 int args_precision(lua_State *L, int idx, const char *fn)
 {
     const char *p = args_string(L, idx, fn, "precision", "fp32", 0);
-    if (!strcmp(p, "fp32")) return 0;
-    if (!strcmp(p, "fp64")) return 1;
-    return cardiac_error(L, "%s: 'precision' must be \"fp32\" or \"fp64\", got \"%s\"", fn, p);
+    if (!strcmp(p, "fp32")) return PRECISION_FP32;
+    if (!strcmp(p, "fp64")) return PRECISION_FP64;
+    if (!strcmp(p, "mixed")) return PRECISION_MIXED;
+    return cardiac_error(L, "%s: 'precision' must be \"fp32\", \"fp64\" or \"mixed\", got \"%s\"", fn, p);
+}
+
+int args_model_precision(lua_State *L, int idx, const char *fn, const model_def *d)
+{
+    const int p = args_precision(L, idx, fn);
+    if (p == PRECISION_MIXED && !d->step_mix)
+        cardiac_error(L, "%s: 'precision' \"mixed\" (gate kinetics in fp32) is not available for model '%s'; "
+                      "it has no mixed step (use \"fp64\" or \"fp32\")", fn, d->name);
+    return p;
 }

@@ -18,8 +18,12 @@ const char *args_string(lua_State *L, int idx, const char *fn, const char *key, 
 /* Reads a number or a list of up to n numbers at t[key] into out (a single number fills all).
  * Returns how many were given (0 when absent and !required). */
 int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *out, int n, int required);
-/* t.precision: "fp32" (default) -> 0, "fp64" -> 1; raises on anything else. */
+/* t.precision: "fp32" (default), "fp64" or "mixed" -> PRECISION_* (core/model.h);
+ * raises on anything else, and args_model_precision on "mixed" for a model
+ * without a mixed step. */
 int args_precision(lua_State *L, int idx, const char *fn);
+struct model_def;
+int args_model_precision(lua_State *L, int idx, const char *fn, const struct model_def *d);
 /* Type name of the value at idx, with the cardiac type for userdata. */
 const char *args_typename(lua_State *L, int idx);
 

@@ -177,7 +177,7 @@ static int model_trace(lua_State *L)
         st.period = args_positive(L, s, fn, "period", st.count > 1 ? 0 : 1, st.count > 1);
         lua_pop(L, 1);
     }
-    int fp64 = args_precision(L, 2, fn);
+    const int precision = args_model_precision(L, 2, fn, d);
     double y[MODEL_MAX_STATE];
     for (int v = 0; v < d->nstate; v++) y[v] = m->rest[v];
     if (args_field(L, 2, "state")) {
@@ -219,7 +219,7 @@ static int model_trace(lua_State *L)
         }
         if (n == nsteps) break;
         double istim = st.count && stimulus_active(&st, n * dt, dt) ? st.amplitude : 0.0;
-        model_step_cell(m, y, 0.0, istim, dt, fp64);
+        model_step_cell(m, y, 0.0, istim, dt, precision);
     }
     return 1;
 }

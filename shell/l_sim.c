@@ -122,7 +122,9 @@ static int sim_new(lua_State *L)
     if (!strcmp(cfg.backend, "auto")) cfg.backend = cuda_device_count(NULL, 0) > 0 ? "cuda" : "cpu";
     else if (strcmp(cfg.backend, "cpu") && strcmp(cfg.backend, "cuda"))
         cardiac_error(L, "%s: 'backend' must be \"cpu\", \"cuda\" or \"auto\", got \"%s\"", fn, cfg.backend);
-    cfg.fp64 = args_precision(L, 1, fn);
+    const int precision = args_model_precision(L, 1, fn, m->def);
+    cfg.fp64 = precision != PRECISION_FP32;
+    cfg.mixed = precision == PRECISION_MIXED;
     cfg.layout = NULL;
     cfg.tsteps = 0;
     if (args_field(L, 1, "layout")) {
@@ -818,7 +820,7 @@ static int sim_index(lua_State *L)
     else if (!strcmp(k, "dt")) lua_pushnumber(L, s->dt);
     else if (!strcmp(k, "model")) lua_pushstring(L, s->m.def->name);
     else if (!strcmp(k, "backend")) lua_pushstring(L, s->be->name);
-    else if (!strcmp(k, "precision")) lua_pushstring(L, s->fp64 ? "fp64" : "fp32");
+    else if (!strcmp(k, "precision")) lua_pushstring(L, model_precision_name(sim_precision(s)));
     else if (!strcmp(k, "layout")) { if (s->layout[0]) lua_pushstring(L, s->layout); else lua_pushnil(L); }
     else if (!strcmp(k, "tsteps")) { if (s->tsteps) lua_pushinteger(L, s->tsteps); else lua_pushnil(L); }
     else if (!strcmp(k, "blocks")) {

@@ -142,16 +142,17 @@ function M:rate_and_order()
              res.epi1000.apd90)
 end
 
---- One beat at 1 Hz in fp32 from the resting state against the fp64 beat:
---- reported, and APD90 within max_apd ms.
-function M:fp32(max_apd)
+--- One beat at 1 Hz in `precision` ("fp32" or "mixed") from the resting
+--- state against the fp64 beat: reported, and APD90 within max_apd ms.
+function M:precision(precision, max_apd)
   for _, cell in ipairs{"endo", "epi", "M"} do
-    local r32 = self:pace(cell, 1000, cardiac.model(self.name, {cell = cell}):rest(), 1, "fp32")
+    local r = self:pace(cell, 1000, cardiac.model(self.name, {cell = cell}):rest(), 1, precision)
     local r64 = self.results[cell .. 1000]
-    print(string.format("fp32 - fp64, %-4s 1 Hz, one beat: APD90 %+.3f ms, peak %+.3f mV, rest %+.4f mV, " ..
-          "peak Cai %+.2e uM", cell, r32.apd90 - r64.apd90, r32.peak - r64.peak, r32.rest - r64.rest,
-          r32.ca_max - r64.ca_max))
-    self:check(math.abs(r32.apd90 - r64.apd90) < max_apd, "%s fp32 APD90 within %g ms of fp64", cell, max_apd)
+    print(string.format("%s - fp64, %-4s 1 Hz, one beat: APD90 %+.4f ms, peak %+.4f mV, rest %+.5f mV, " ..
+          "peak Cai %+.2e uM", precision, cell, r.apd90 - r64.apd90, r.peak - r64.peak, r.rest - r64.rest,
+          r.ca_max - r64.ca_max))
+    self:check(math.abs(r.apd90 - r64.apd90) < max_apd, "%s %s APD90 within %g ms of fp64", cell, precision,
+               max_apd)
   end
 end
 

@@ -39,5 +39,22 @@ v:check(math.abs(e.apd90 - 270) < 15, "endo 1 Hz APD90 %.1f ms (paper: about 270
 v:rate_and_order()
 
 -- fp32: the same beats in single precision (reported; docs/models.md)
-v:fp32(1)
+v:precision("fp32", 1)
+-- mixed: fp64 with the gate kinetics in fp32 (core/instances.h). Its gates
+-- are float values after every step (so the GPU may store them in float
+-- without loss) and its other states are not: the concentrations and V keep
+-- their double digits.
+v:precision("mixed", 0.05)
+do
+  local m = cardiac.model("ohara_rudy", {cell = "endo"})
+  local tr = m:trace{t = 50, dt = 0.05, precision = "mixed", stimulus = v:stimulus(1000, 1)}
+  local function is_float(x) return string.unpack("f", string.pack("f", x)) == x end
+  local gates, wide, n = 0, 0, #tr.t
+  for _, st in ipairs(m:states()) do
+    local x = tr[st.name][n]
+    if is_float(x) then gates = gates + 1 elseif st.name ~= "V" then wide = wide + 1 end
+  end
+  v:check(gates == 28 and wide == 12, "mixed: %d states hold float values after 50 ms (the 28 gates), " ..
+          "%d of the 12 others double", gates, wide)
+end
 v:finish()

@@ -51,5 +51,5 @@ v:check(rise.epi > 5 and rise.M > 5 and rise.endo < 3,
         "spike and dome in epi (%.1f mV) and M (%.1f mV), not in endo (%.1f mV)", rise.epi, rise.M, rise.endo)
 
 -- fp32: the same beats in single precision (reported; docs/models.md)
-v:fp32(1)
+v:precision("fp32", 1)
 v:finish()

@@ -38,4 +38,5 @@ const model_def model_ohara_rudy = {
     .presets = presets, .npresets = 3,
     .step_f32 = ohara_rudy_step_f32,
     .step_f64 = ohara_rudy_step_f64,
+    .step_mix = ohara_rudy_step_mix,
 };

@@ -21,14 +21,21 @@
  * Every floating constant is held in a variable or argument of type `real`,
  * so that the float instance never computes in double. exp, expm1, log and
  * pow are called through their cardiac_ forms (core/qualifiers.h), out of
- * line in the GPU's double instance. */
+ * line in the GPU's double instance.
+ *
+ * The gate kinetics (steady states, time constants, Rush-Larsen steps) and
+ * the voltage factors built from the same Boltzmann curves are written in
+ * `greal`: `real` in the float and double instances, float in the mixed one
+ * (core/instances.h), where currents, fluxes, concentrations and V stay
+ * double. Gates are then float values, so the mixed state can store them in
+ * float without loss; gv is V as greal. */
 #include "ohara_rudy_consts.h"
 
 /* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves */
-CARDIAC_HD real R(ord_boltz)(real v, real vh, real k) { return 1 / (1 + cardiac_exp((v + vh) / k)); }
+CARDIAC_HD greal R(ord_boltz)(greal v, greal vh, greal k) { return 1 / (1 + cardiac_exp((v + vh) / k)); }
 
 /* a exp((v + b) / c) + d exp((v + e) / f): the rate sums of its time constants */
-CARDIAC_HD real R(ord_rates)(real v, real a, real b, real c, real d, real e, real f)
+CARDIAC_HD greal R(ord_rates)(greal v, greal a, greal b, greal c, greal d, greal e, greal f)
 {
     return a * cardiac_exp((v + b) / c) + d * cardiac_exp((v + e) / f);
 }
@@ -51,34 +58,35 @@ CARDIAC_HD real R(ord_by_type)(int type, real endo, real epi, real m)
 }
 
 /* Time constant of the Na+ activation gates m (INa) and mL (INaL), ms. */
-CARDIAC_HD real R(ord_tm)(real v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
+CARDIAC_HD greal R(ord_tm)(greal v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
 
 /* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction,
  * tm = ord_tm(v). */
-CARDIAC_HD real R(ord_ina)(real *y, real v, real tm, real ena, real fp, real dt, const real *p)
+CARDIAC_HD real R(ord_ina)(real *y, real v, greal tm, real ena, real fp, real dt, const real *p)
 {
-    y[ORD_M] = R(rush_larsen_outlined)(y[ORD_M], R(ord_boltz)(v, 39.57, -9.871), tm, dt);
-    const real hss = R(ord_boltz)(v, 82.9, 6.086), hssp = R(ord_boltz)(v, 89.1, 6.086);
-    const real thf = 1 / R(ord_rates)(v, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
-    const real ths = 1 / R(ord_rates)(v, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
-    const real tj = (real)2.038 + 1 / R(ord_rates)(v, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);
-    y[ORD_HF] = R(rush_larsen_outlined)(y[ORD_HF], hss, thf, dt);
-    y[ORD_HS] = R(rush_larsen_outlined)(y[ORD_HS], hss, ths, dt);
-    y[ORD_J] = R(rush_larsen_outlined)(y[ORD_J], hss, tj, dt);
-    y[ORD_HSP] = R(rush_larsen_outlined)(y[ORD_HSP], hssp, 3 * ths, dt);
-    y[ORD_JP] = R(rush_larsen_outlined)(y[ORD_JP], hss, (real)1.46 * tj, dt);
+    const greal gv = v;
+    y[ORD_M] = R(rush_larsen_gate)(y[ORD_M], R(ord_boltz)(gv, 39.57, -9.871), tm, dt);
+    const greal hss = R(ord_boltz)(gv, 82.9, 6.086), hssp = R(ord_boltz)(gv, 89.1, 6.086);
+    const greal thf = 1 / R(ord_rates)(gv, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
+    const greal ths = 1 / R(ord_rates)(gv, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
+    const greal tj = (greal)2.038 + 1 / R(ord_rates)(gv, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);
+    y[ORD_HF] = R(rush_larsen_gate)(y[ORD_HF], hss, thf, dt);
+    y[ORD_HS] = R(rush_larsen_gate)(y[ORD_HS], hss, ths, dt);
+    y[ORD_J] = R(rush_larsen_gate)(y[ORD_J], hss, tj, dt);
+    y[ORD_HSP] = R(rush_larsen_gate)(y[ORD_HSP], hssp, 3 * ths, dt);
+    y[ORD_JP] = R(rush_larsen_gate)(y[ORD_JP], hss, (greal)1.46 * tj, dt);
     const real ahf = 0.99, ahs = 1 - ahf, m = y[ORD_M];
     const real h = ahf * y[ORD_HF] + ahs * y[ORD_HS], hp = ahf * y[ORD_HF] + ahs * y[ORD_HSP];
     return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
 }
 
 /* INaL (late Na+), with its gates advanced; its activation shares INa's tm. */
-CARDIAC_HD real R(ord_inal)(real *y, real v, real tm, real ena, real fp, real dt, int type, const real *p)
+CARDIAC_HD real R(ord_inal)(real *y, real v, greal tm, real ena, real fp, real dt, int type, const real *p)
 {
-    const real th = 200;
-    y[ORD_ML] = R(rush_larsen_outlined)(y[ORD_ML], R(ord_boltz)(v, 42.85, -5.264), tm, dt);
-    y[ORD_HL] = R(rush_larsen_outlined)(y[ORD_HL], R(ord_boltz)(v, 87.61, 7.488), th, dt);
-    y[ORD_HLP] = R(rush_larsen_outlined)(y[ORD_HLP], R(ord_boltz)(v, 93.81, 7.488), 3 * th, dt);
+    const greal gv = v, th = 200;
+    y[ORD_ML] = R(rush_larsen_gate)(y[ORD_ML], R(ord_boltz)(gv, 42.85, -5.264), tm, dt);
+    y[ORD_HL] = R(rush_larsen_gate)(y[ORD_HL], R(ord_boltz)(gv, 87.61, 7.488), th, dt);
+    y[ORD_HLP] = R(rush_larsen_gate)(y[ORD_HLP], R(ord_boltz)(gv, 93.81, 7.488), 3 * th, dt);
     const real g = p[ORD_GNAL] * R(ord_by_type)(type, 1, 0.6, 1);
     return g * (v - ena) * y[ORD_ML] * ((1 - fp) * y[ORD_HL] + fp * y[ORD_HLP]);
 }
@@ -86,22 +94,22 @@ CARDIAC_HD real R(ord_inal)(real *y, real v, real tm, real ena, real fp, real dt
 /* Ito (transient outward K+), with its gates advanced. */
 CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
 {
-    const real c1 = 1.2089, c2 = 3.5, scale = 1.0515;
-    const real ta = scale / (1 / (c1 * (1 + cardiac_exp((v - (real)18.4099) / (real)-29.3814))) +
-                             c2 / (1 + cardiac_exp((v + 100) / (real)29.3814)));
-    y[ORD_A] = R(rush_larsen_outlined)(y[ORD_A], R(ord_boltz)(v, -14.34, -14.82), ta, dt);
-    y[ORD_AP] = R(rush_larsen_outlined)(y[ORD_AP], R(ord_boltz)(v, -24.34, -14.82), ta, dt);
-    const real iss = R(ord_boltz)(v, 43.94, 5.711);
-    const real depi = type == 1 ? 1 - (real)0.95 * R(ord_boltz)(v, 70, 5) : (real)1;
-    const real tif = ((real)4.562 + 1 / R(ord_rates)(v, 0.3933, 100, -100, 0.08004, 50, 16.59)) * depi;
-    const real tis = ((real)23.62 + 1 / R(ord_rates)(v, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079)) * depi;
-    const real develop = (real)1.354 + (real)1e-4 / R(ord_rates)(v, 1, -167.4, 15.89, 1, -12.23, -0.2154);
-    const real recover = 1 - (real)0.5 * R(ord_boltz)(v, 70, 20);
-    y[ORD_IF] = R(rush_larsen_outlined)(y[ORD_IF], iss, tif, dt);
-    y[ORD_IS] = R(rush_larsen_outlined)(y[ORD_IS], iss, tis, dt);
-    y[ORD_IFP] = R(rush_larsen_outlined)(y[ORD_IFP], iss, develop * recover * tif, dt);
-    y[ORD_ISP] = R(rush_larsen_outlined)(y[ORD_ISP], iss, develop * recover * tis, dt);
-    const real aif = R(ord_boltz)(v, -213.6, 151.2), ais = 1 - aif;
+    const greal gv = v, c1 = 1.2089, c2 = 3.5, scale = 1.0515;
+    const greal ta = scale / (1 / (c1 * (1 + cardiac_exp((gv - (greal)18.4099) / (greal)-29.3814))) +
+                              c2 / (1 + cardiac_exp((gv + 100) / (greal)29.3814)));
+    y[ORD_A] = R(rush_larsen_gate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ta, dt);
+    y[ORD_AP] = R(rush_larsen_gate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ta, dt);
+    const greal iss = R(ord_boltz)(gv, 43.94, 5.711);
+    const greal depi = type == 1 ? 1 - (greal)0.95 * R(ord_boltz)(gv, 70, 5) : (greal)1;
+    const greal tif = ((greal)4.562 + 1 / R(ord_rates)(gv, 0.3933, 100, -100, 0.08004, 50, 16.59)) * depi;
+    const greal tis = ((greal)23.62 + 1 / R(ord_rates)(gv, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079)) * depi;
+    const greal develop = (greal)1.354 + (greal)1e-4 / R(ord_rates)(gv, 1, -167.4, 15.89, 1, -12.23, -0.2154);
+    const greal recover = 1 - (greal)0.5 * R(ord_boltz)(gv, 70, 20);
+    y[ORD_IF] = R(rush_larsen_gate)(y[ORD_IF], iss, tif, dt);
+    y[ORD_IS] = R(rush_larsen_gate)(y[ORD_IS], iss, tis, dt);
+    y[ORD_IFP] = R(rush_larsen_gate)(y[ORD_IFP], iss, develop * recover * tif, dt);
+    y[ORD_ISP] = R(rush_larsen_gate)(y[ORD_ISP], iss, develop * recover * tis, dt);
+    const real aif = R(ord_boltz)(gv, -213.6, 151.2), ais = 1 - aif;
     const real i = aif * y[ORD_IF] + ais * y[ORD_IS], ip = aif * y[ORD_IFP] + ais * y[ORD_ISP];
     const real g = p[ORD_GTO] * R(ord_by_type)(type, 1, 4, 4);
     return g * (v - ek) * ((1 - fp) * y[ORD_A] * i + fp * y[ORD_AP] * ip);
@@ -110,21 +118,22 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
 /* The L-type channel's voltage- and time-dependent gates advanced (all but nca). */
 CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt)
 {
-    const real td = (real)0.6 + 1 / R(ord_rates)(v, 1, 6, -20, 1, 14, (real)1 / (real)0.09);
-    y[ORD_D] = R(rush_larsen_outlined)(y[ORD_D], R(ord_boltz)(v, 3.940, -4.230), td, dt);
-    const real fss = R(ord_boltz)(v, 19.58, 3.696);
-    const real tff = 7 + 1 / R(ord_rates)(v, 0.0045, 20, -10, 0.0045, 20, 10);
-    const real tfs = 1000 + 1 / R(ord_rates)(v, 0.000035, 5, -4, 0.000035, 5, 6);
-    const real tfcaf = 7 + 1 / R(ord_rates)(v, 0.04, -4, -7, 0.04, -4, 7);
-    const real tfcas = 100 + 1 / R(ord_rates)(v, 0.00012, 0, -3, 0.00012, 0, 7);
-    const real tjca = 75, fp_slow = 2.5;
-    y[ORD_FF] = R(rush_larsen_outlined)(y[ORD_FF], fss, tff, dt);
-    y[ORD_FS] = R(rush_larsen_outlined)(y[ORD_FS], fss, tfs, dt);
-    y[ORD_FCAF] = R(rush_larsen_outlined)(y[ORD_FCAF], fss, tfcaf, dt);
-    y[ORD_FCAS] = R(rush_larsen_outlined)(y[ORD_FCAS], fss, tfcas, dt);
-    y[ORD_JCA] = R(rush_larsen_outlined)(y[ORD_JCA], fss, tjca, dt);
-    y[ORD_FFP] = R(rush_larsen_outlined)(y[ORD_FFP], fss, fp_slow * tff, dt);
-    y[ORD_FCAFP] = R(rush_larsen_outlined)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
+    const greal gv = v;
+    const greal td = (greal)0.6 + 1 / R(ord_rates)(gv, 1, 6, -20, 1, 14, (greal)1 / (greal)0.09);
+    y[ORD_D] = R(rush_larsen_gate)(y[ORD_D], R(ord_boltz)(gv, 3.940, -4.230), td, dt);
+    const greal fss = R(ord_boltz)(gv, 19.58, 3.696);
+    const greal tff = 7 + 1 / R(ord_rates)(gv, 0.0045, 20, -10, 0.0045, 20, 10);
+    const greal tfs = 1000 + 1 / R(ord_rates)(gv, 0.000035, 5, -4, 0.000035, 5, 6);
+    const greal tfcaf = 7 + 1 / R(ord_rates)(gv, 0.04, -4, -7, 0.04, -4, 7);
+    const greal tfcas = 100 + 1 / R(ord_rates)(gv, 0.00012, 0, -3, 0.00012, 0, 7);
+    const greal tjca = 75, fp_slow = 2.5;
+    y[ORD_FF] = R(rush_larsen_gate)(y[ORD_FF], fss, tff, dt);
+    y[ORD_FS] = R(rush_larsen_gate)(y[ORD_FS], fss, tfs, dt);
+    y[ORD_FCAF] = R(rush_larsen_gate)(y[ORD_FCAF], fss, tfcaf, dt);
+    y[ORD_FCAS] = R(rush_larsen_gate)(y[ORD_FCAS], fss, tfcas, dt);
+    y[ORD_JCA] = R(rush_larsen_gate)(y[ORD_JCA], fss, tjca, dt);
+    y[ORD_FFP] = R(rush_larsen_gate)(y[ORD_FFP], fss, fp_slow * tff, dt);
+    y[ORD_FCAFP] = R(rush_larsen_gate)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
 }
 
 /* nca, the fraction of L-type channels in the Ca-dependent inactivation mode,
@@ -143,7 +152,7 @@ CARDIAC_HD real R(ord_nca_step)(real nca, real jca, real ca, real decay)
 CARDIAC_HD void R(ord_ical_f)(const real *y, real v, real *f, real *fpp, real *fca, real *fcap)
 {
     const real aff = 0.6, afs = 1 - aff;
-    const real afcaf = (real)0.3 + (real)0.6 * R(ord_boltz)(v, -10, 10), afcas = 1 - afcaf;
+    const real afcaf = (greal)0.3 + (greal)0.6 * R(ord_boltz)(v, -10, 10), afcas = 1 - afcaf;
     *f = aff * y[ORD_FF] + afs * y[ORD_FS];
     *fpp = aff * y[ORD_FFP] + afs * y[ORD_FS];
     *fca = afcaf * y[ORD_FCAF] + afcas * y[ORD_FCAS];
@@ -185,29 +194,30 @@ CARDIAC_HD real R(ord_ical)(real *y, real v, real vfrt, real fp, real dt, int ty
 CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type, const real *p)
 {
     const real ko = p[ORD_KO], cai = y[ORD_CAI];
+    const greal gv = v, gko = ko;
     /* IKr */
-    const real xrss = R(ord_boltz)(v, 8.337, -6.789);
-    const real txf = (real)12.98 + 1 / R(ord_rates)(v, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38);
-    const real txs = (real)1.865 + 1 / R(ord_rates)(v, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94);
-    y[ORD_XRF] = R(rush_larsen_outlined)(y[ORD_XRF], xrss, txf, dt);
-    y[ORD_XRS] = R(rush_larsen_outlined)(y[ORD_XRS], xrss, txs, dt);
-    const real axf = R(ord_boltz)(v, 54.81, 38.21);
+    const greal xrss = R(ord_boltz)(gv, 8.337, -6.789);
+    const greal txf = (greal)12.98 + 1 / R(ord_rates)(gv, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38);
+    const greal txs = (greal)1.865 + 1 / R(ord_rates)(gv, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94);
+    y[ORD_XRF] = R(rush_larsen_gate)(y[ORD_XRF], xrss, txf, dt);
+    y[ORD_XRS] = R(rush_larsen_gate)(y[ORD_XRS], xrss, txs, dt);
+    const real axf = R(ord_boltz)(gv, 54.81, 38.21);
     const real xr = axf * y[ORD_XRF] + (1 - axf) * y[ORD_XRS];
-    const real rkr = R(ord_boltz)(v, 55, 75) * R(ord_boltz)(v, -10, 30), ko_ref = 5.4;
+    const real rkr = R(ord_boltz)(gv, 55, 75) * R(ord_boltz)(gv, -10, 30), ko_ref = 5.4;
     const real ikr = p[ORD_GKR] * R(ord_by_type)(type, 1, 1.3, 0.8) * sqrt(ko / ko_ref) * xr * rkr * (v - ek);
     /* IKs */
-    const real xsss = R(ord_boltz)(v, 11.60, -8.932);
-    const real txs1 = (real)817.3 + 1 / R(ord_rates)(v, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0);
-    const real txs2 = 1 / R(ord_rates)(v, 0.01, -50, 20, 0.0193, 66.54, -31);
-    y[ORD_XS1] = R(rush_larsen_outlined)(y[ORD_XS1], xsss, txs1, dt);
-    y[ORD_XS2] = R(rush_larsen_outlined)(y[ORD_XS2], xsss, txs2, dt);
+    const greal xsss = R(ord_boltz)(gv, 11.60, -8.932);
+    const greal txs1 = (greal)817.3 + 1 / R(ord_rates)(gv, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0);
+    const greal txs2 = 1 / R(ord_rates)(gv, 0.01, -50, 20, 0.0193, 66.54, -31);
+    y[ORD_XS1] = R(rush_larsen_gate)(y[ORD_XS1], xsss, txs1, dt);
+    y[ORD_XS2] = R(rush_larsen_gate)(y[ORD_XS2], xsss, txs2, dt);
     const real kca = 3.8e-5, ksca = 1 + (real)0.6 / (1 + cardiac_pow(kca / cai, (real)1.4));
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
-    const real xk1ss = 1 / (1 + cardiac_exp(-(v + (real)2.5538 * ko + (real)144.59) / ((real)1.5692 * ko + (real)3.8115)));
-    const real txk1 = (real)122.2 / R(ord_rates)(v, 1, 127.2, -20.36, 1, 236.8, 69.33);
-    y[ORD_XK1] = R(rush_larsen_outlined)(y[ORD_XK1], xk1ss, txk1, dt);
-    const real rk1 = 1 / (1 + cardiac_exp((v + (real)105.8 - (real)2.6 * ko) / (real)9.493));
+    const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) / ((greal)1.5692 * gko + (greal)3.8115)));
+    const greal txk1 = (greal)122.2 / R(ord_rates)(gv, 1, 127.2, -20.36, 1, 236.8, 69.33);
+    y[ORD_XK1] = R(rush_larsen_gate)(y[ORD_XK1], xk1ss, txk1, dt);
+    const real rk1 = 1 / (1 + cardiac_exp((gv + (greal)105.8 - (greal)2.6 * gko) / (greal)9.493));
     const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
     return ikr + iks + ik1;
 }
@@ -340,7 +350,7 @@ CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type
     const real nai = y[ORD_NAI], ki = y[ORD_KI], nao = p[ORD_NAO], ko = p[ORD_KO];
     const real ena = rtf * cardiac_log(nao / nai), ek = rtf * cardiac_log(ko / ki);
     const real eks = rtf * cardiac_log((ko + pkna * nao) / (ki + pkna * nai));
-    const real tm = R(ord_tm)(v);
+    const greal tm = R(ord_tm)(v);
     c->ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
     c->inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
     c->ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
