@@ -67,6 +67,8 @@ typedef struct model_def {
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
     cell_step_f64 step_mix; /* precision "mixed" (core/instances.h), or NULL: the model has none */
+    unsigned long long mixed_float;   /* states whose values are floats in precision mixed (bit v:
+                                         state v), which the GPU stores in float */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale.h) steps before each cell step */
 } model_def;

@@ -382,6 +382,8 @@ size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(f
 
 int sim_precision(const sim *s) { return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : PRECISION_FP32; }
 
+int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.def->mixed_float >> v & 1)); }
+
 int sim_get_state(sim *s, int var, void *dst)
 {
     return gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));

@@ -217,6 +217,11 @@ void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
 size_t sim_state_size(const sim *s);
 /* The state's PRECISION_* (core/model.h). */
 int sim_precision(const sim *s);
+/* Whether a backend may store state v in double: all states in fp64, all
+ * but the model's float-valued gates (model_def.mixed_float) in mixed, which
+ * the GPU stores in float without loss. Host copies of the state (sim_get_state)
+ * are in double for every state of an fp64 or mixed simulation. */
+int sim_var_fp64(const sim *s, int v);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank. */

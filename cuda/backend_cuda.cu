@@ -27,7 +27,7 @@ struct probe_dev {
 
 struct cuda_data {
     int layout;
-    size_t esize, nstore;                 // bytes per value, values per state array
+    size_t esize, nstore;                 // bytes per value (mixed: of the double states), values per state array
     store_map map;
     launch_ctx base;                      // the fields that do not change between launches
     void *state[MODEL_MAX_STATE], *next[MODEL_MAX_STATE];
@@ -83,6 +83,23 @@ bool check(sim *s, cudaError_t e, const char *what)
 #define CU(s, call) check((s), (call), #call)
 
 cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
+
+// Bytes of a stored value of state v: 4 for the float-valued gates of
+// precision "mixed" (sim_var_fp64), else the precision's.
+static size_t var_esize(const sim *s, int v) { return sim_var_fp64(s, v) ? sizeof(double) : sizeof(float); }
+
+// Operations on two states at once, or on a pinned buffer sized for the
+// simulation's precision, take one precision: a mixed simulation's gate
+// (stored in float) cannot join them. Records the failure.
+static bool same_precision(sim *s, int a, int b, const char *what)
+{
+    if (sim_var_fp64(s, a) == sim_var_fp64(s, b)) return true;
+    const int g = sim_var_fp64(s, a) ? b : a;
+    sim_fail(s, "%s: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be combined with "
+             "double states there; use two non-gate states, precision 'fp64', or the cpu backend",
+             what, s->m.def->states[g].name);
+    return false;
+}
 
 // Host-to-device copy queued on the compute stream, so that the kernels queued
 // after it see the data. A plain cudaMemcpy from pageable memory may return
@@ -485,7 +502,9 @@ static int cuda_init(sim *s, char *err, size_t errlen)
 
     // Check the whole allocation against free device memory before starting.
     const int nnext = layout_temporal(cd->layout) ? d->nstate : 1;
-    double need = (double)cd->esize * cd->nstore * (d->nstate + nnext) + (double)cd->esize * nstim +
+    double state_bytes = 0;
+    for (int v = 0; v < d->nstate; v++) state_bytes += var_esize(s, v);
+    double need = (state_bytes + (double)cd->esize * nnext) * cd->nstore + (double)cd->esize * nstim +
                   (b.masked ? 2.0 * nstim : 0) + (g->phi ? 4.0 * nstim : 0) + 4.0 * g->ncells +
                   gpu_dyads_bytes(s, g->ntissue);
     size_t fr = 0, tot = 0;
@@ -510,10 +529,10 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         return fail_init(err, errlen, "creating streams and events", e);
     b.stream = cd->compute;
     for (int v = 0; v < d->nstate; v++)
-        if (!dev_alloc(&cd->state[v], cd->esize * cd->nstore, err, errlen)) return -1;
+        if (!dev_alloc(&cd->state[v], var_esize(s, v) * cd->nstore, err, errlen)) return -1;
     for (int v = 0; v < d->nstate; v++) {
         if (!layout_temporal(cd->layout) && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
-        if (!dev_alloc(&cd->next[v], cd->esize * cd->nstore, err, errlen)) return -1;
+        if (!dev_alloc(&cd->next[v], var_esize(s, v) * cd->nstore, err, errlen)) return -1;
     }
     if (!dev_alloc(&cd->istim, cd->esize * nstim, err, errlen) ||
         !dev_alloc((void **)&cd->scratch, sizeof(float) * g->ncells, err, errlen) ||
@@ -523,7 +542,8 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     if (upload_cell_data(s, cd, n, err, errlen) != 0) return -1;
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
-    for (int v = 0; v < d->nstate; v++) fill_field(s->fp64, cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
+    for (int v = 0; v < d->nstate; v++)   // a float state gets its rest value rounded, as the model's step would
+        fill_field(sim_var_fp64(s, v), cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
     if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }
@@ -762,14 +782,14 @@ static void cuda_clamp(sim *s, size_t q)
         cd->clamp_cells.push_back(p);
     }
     const clamp &c = s->clamps[q];
-    set_cells(cd->map, s->fp64, cd->state[c.var], cd->clamp_cells[q], c.when.ncells, c.value, cd->compute);
+    set_cells(cd->map, sim_var_fp64(s, c.var), cd->state[c.var], cd->clamp_cells[q], c.when.ncells, c.value, cd->compute);
     CU(s, cudaGetLastError());
 }
 
 static void cuda_get_field(sim *s, int var, float *dst)
 {
     cuda_data *cd = data(s);
-    export_field(cd->map, s->fp64, cd->state[var], cd->scratch, (float)s->m.rest[var], cd->compute);
+    export_field(cd->map, sim_var_fp64(s, var), cd->state[var], cd->scratch, (float)s->m.rest[var], cd->compute);
     CU(s, cudaMemcpyAsync(dst, cd->scratch, s->lg.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
 }
@@ -778,31 +798,38 @@ static void cuda_set_field(sim *s, int var, const float *src)
 {
     cuda_data *cd = data(s);
     CU(s, cudaMemcpyAsync(cd->scratch, src, s->lg.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
-    import_field(cd->map, s->fp64, cd->scratch, cd->state[var], cd->compute);
+    import_field(cd->map, sim_var_fp64(s, var), cd->scratch, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
 // Native-precision copies (checkpoints) through a temporary device buffer.
+// The host side is in the simulation's precision (cd->esize); a state the
+// GPU stores in float under "mixed" is widened on the way out (exactly) and
+// rounded on the way in (a value the mixed step itself would produce stays).
 static void cuda_get_state(sim *s, int var, void *dst)
 {
     cuda_data *cd = data(s);
-    const size_t bytes = s->lg.ncells * cd->esize;
+    const size_t n = s->lg.ncells, bytes = n * var_esize(s, var);
     void *tmp = nullptr;
     if (!CU(s, cudaMalloc(&tmp, bytes))) return;
-    export_state(cd->map, s->fp64, cd->state[var], tmp, s->m.rest[var], cd->compute);
-    CU(s, cudaMemcpyAsync(dst, tmp, bytes, cudaMemcpyDeviceToHost, cd->compute));
+    export_state(cd->map, sim_var_fp64(s, var), cd->state[var], tmp, s->m.rest[var], cd->compute);
+    std::vector<float> narrow(var_esize(s, var) < cd->esize ? n : 0);
+    CU(s, cudaMemcpyAsync(narrow.empty() ? dst : narrow.data(), tmp, bytes, cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
+    for (size_t c = 0; c < narrow.size(); c++) ((double *)dst)[c] = narrow[c];
     cudaFree(tmp);
 }
 
 static void cuda_set_state(sim *s, int var, const void *src)
 {
     cuda_data *cd = data(s);
-    const size_t bytes = s->lg.ncells * cd->esize;
+    const size_t n = s->lg.ncells, bytes = n * var_esize(s, var);
     void *tmp = nullptr;
     if (!CU(s, cudaMalloc(&tmp, bytes))) return;
-    CU(s, cudaMemcpyAsync(tmp, src, bytes, cudaMemcpyHostToDevice, cd->compute));
-    import_state(cd->map, s->fp64, tmp, cd->state[var], cd->compute);
+    std::vector<float> narrow(var_esize(s, var) < cd->esize ? n : 0);
+    for (size_t c = 0; c < narrow.size(); c++) narrow[c] = (float)((const double *)src)[c];
+    CU(s, cudaMemcpyAsync(tmp, narrow.empty() ? src : narrow.data(), bytes, cudaMemcpyHostToDevice, cd->compute));
+    import_state(cd->map, sim_var_fp64(s, var), tmp, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
     cudaFree(tmp);
 }
@@ -838,14 +865,14 @@ static int cuda_track_start(sim *s, tracker *t)
             return -1;
         }
     }
-    track_start_cells(cd->map, s->fp64, cd->state[t->var], a, cd->compute);
+    track_start_cells(cd->map, sim_var_fp64(s, t->var), cd->state[t->var], a, cd->compute);
     return CU(s, cudaGetLastError()) ? 0 : -1;
 }
 
 static void cuda_track(sim *s, tracker *t, float tp, float tnow)
 {
     cuda_data *cd = data(s);
-    track_cells(cd->map, s->fp64, cd->state[t->var], t->a, tp, tnow, t->threshold, t->fraction, cd->compute);
+    track_cells(cd->map, sim_var_fp64(s, t->var), cd->state[t->var], t->a, tp, tnow, t->threshold, t->fraction, cd->compute);
     CU(s, cudaGetLastError());
 }
 
@@ -927,6 +954,7 @@ static void cuda_tissue_sums(sim *s, int va, int vb, double sums[2])
     if (!ensure_mask8(s) ||
         (!cd->phase_part2 && !CU(s, cudaMalloc(&cd->phase_part2, sizeof(double) * phase_sum_room(part_of(s))))))
         return;
+    if (!same_precision(s, va, vb, "phase singularities")) return;
     phase_sums(cd->map, s->fp64, cd->state[va], cd->state[vb], cd->mask8, part_of(s), cd->phase_part2, cd->compute);
     CU(s, cudaGetLastError());
     CU(s, cudaMemcpyAsync(sums, cd->phase_part2, 2 * sizeof(double), cudaMemcpyDeviceToHost, cd->compute));
@@ -942,6 +970,7 @@ static long cuda_singular_faces(sim *s, int va, int vb, double a0, double b0, si
     if (!ensure_mask8(s) || (!cd->faces_count && !CU(s, cudaMalloc(&cd->faces_count, sizeof *cd->faces_count))))
         return -1;
     const phase_part p = part_of(s);
+    if (!same_precision(s, va, vb, "phase singularities")) return -1;
     phase_field(cd->map, s->fp64, cd->state[va], cd->state[vb], cd->mask8, p, a0, b0, cd->scratch, cd->compute);
     unsigned long long n = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -979,7 +1008,7 @@ static void cuda_sample(sim *s, int var, const size_t *cells, size_t n, float *d
     cuda_data *cd = data(s);
     if (!n || !ensure_sample_space(s, n)) return;
     CU(s, cudaMemcpyAsync(cd->sample_cells, cells, n * sizeof(size_t), cudaMemcpyHostToDevice, cd->compute));
-    gather_cells(cd->map, s->fp64, cd->state[var], cd->sample_cells, n, cd->sample_out, (float)s->m.rest[var],
+    gather_cells(cd->map, sim_var_fp64(s, var), cd->state[var], cd->sample_cells, n, cd->sample_out, (float)s->m.rest[var],
                  cd->compute);
     CU(s, cudaMemcpyAsync(dst, cd->sample_out, n * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
@@ -1011,7 +1040,7 @@ static void cuda_probe_record(sim *s, probe *p, size_t row)
     if (row != p->nready + pd->pending) { sim_fail(s, "probe '%s': samples out of order", p->name); return; }
     float *dst = pd->rows + pd->pending * p->nvars * p->ncells;
     for (int v = 0; v < p->nvars; v++)
-        gather_cells(cd->map, s->fp64, cd->state[p->vars[v]], pd->cells, p->ncells, dst + v * p->ncells,
+        gather_cells(cd->map, sim_var_fp64(s, p->vars[v]), cd->state[p->vars[v]], pd->cells, p->ncells, dst + v * p->ncells,
                      (float)s->m.rest[p->vars[v]], cd->compute);
     pd->pending++;
     CU(s, cudaGetLastError());
@@ -1032,7 +1061,7 @@ static void cuda_snapshot(sim *s, const int *vars, int nvars)
         cd->nstage = q + 1;
     }
     for (int q = 0; q < nvars; q++)
-        export_field(cd->map, s->fp64, cd->state[vars[q]], cd->dstage[q], (float)s->m.rest[vars[q]], cd->compute);
+        export_field(cd->map, sim_var_fp64(s, vars[q]), cd->state[vars[q]], cd->dstage[q], (float)s->m.rest[vars[q]], cd->compute);
     CU(s, cudaEventRecord(cd->ev_snap, cd->compute));
     CU(s, cudaStreamWaitEvent(cd->copy, cd->ev_snap, 0));
     for (int q = 0; q < nvars; q++)
@@ -1063,6 +1092,7 @@ static double cuda_time_steps(sim *s, long nsteps)
 static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
 {
     cuda_data *cd = data(s);
+    if (!same_precision(s, var, s->m.def->vindex, "the host-staged exchange of ghost layers")) return;
     char *dev = (char *)cd->state[var] + f->offset * cd->esize;
     const size_t w = f->blocklen * cd->esize, pitch = (f->nblocks > 1 ? f->pitch : f->blocklen) * cd->esize;
     if (to_host) CU(s, cudaMemcpy2DAsync(host, w, dev, pitch, w, f->nblocks, cudaMemcpyDeviceToHost, cd->compute));

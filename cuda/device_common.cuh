@@ -149,6 +149,23 @@ step_args<M, T> make_args(const launch_ctx &c)
     return a;
 }
 
+// State v of stored cell c from the arrays p, and back: the states of
+// M::narrow (a mixed model's gates, whose values are floats) are stored in
+// float, the others in T. v is a compile-time constant in the unrolled loops
+// of the kernels, so the test costs nothing.
+template <class M, class T>
+__device__ __forceinline__ T load_state(T *const *p, int v, size_t c)
+{
+    if (M::narrow >> v & 1) return (T)((const float *)p[v])[c];
+    return p[v][c];
+}
+template <class M, class T>
+__device__ __forceinline__ void store_state(T *const *p, int v, size_t c, T x)
+{
+    if (M::narrow >> v & 1) ((float *)p[v])[c] = (float)x;
+    else p[v][c] = x;
+}
+
 template <int NS, class T>
 __device__ __forceinline__ bool all_finite(const T *y)
 {
@@ -175,6 +192,7 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
 #define CARDIAC_MODEL_TYPE(name, NS, NP, VI, PL)                                                  \
     struct name##_model {                                                                         \
         enum { nstate = NS, nparam = NP, vindex = VI };                                        \
+        static constexpr unsigned long long narrow = 0;   /* states stored in float (mixed) */  \
         static __device__ __forceinline__ void step(float *y, float d, float s, float dt,         \
                                                     const float *p) { name##_step_f32(y, d, s, dt, p); } \
         static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
@@ -192,8 +210,9 @@ CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
 // _mix step, for CARDIAC_MIXED_MODELS (launch.h). mixed_of names that type,
 // void for the others.
 template <class M> struct mixed_of { using type = void; };
-#define CARDIAC_MIXED_TYPE(name)                                                                  \
+#define CARDIAC_MIXED_TYPE(name, NARROW)                                                          \
     struct name##_mixed_model : name##_model {                                                    \
+        static constexpr unsigned long long narrow = NARROW;                                      \
         static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
                                                     const double *p) { name##_step_mix(y, d, s, dt, p); } \
     };                                                                                            \

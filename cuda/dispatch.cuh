@@ -42,8 +42,11 @@ void dispatch(const launch_ctx &c)
     case MODEL_ID_##name:                                                                  \
         if constexpr (NS <= F::max_states) {                                               \
             using MX = typename mixed_of<name##_model>::type;                              \
-            if constexpr (!std::is_void<MX>::value)                                        \
+            if constexpr (!std::is_void<MX>::value) {                                      \
+                static_assert(F::max_states == MODEL_MAX_STATE,                            \
+                              "only the naive and block kernels store float states");      \
                 if (c.fp64 && c.mixed) { dispatch_variant<F, MX, double>(c); break; }       \
+            }                                                                              \
             if (c.fp64) dispatch_variant<F, name##_model, double>(c);                      \
             else dispatch_variant<F, name##_model, float>(c);                              \
         }                                                                                  \

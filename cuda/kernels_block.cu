@@ -7,8 +7,19 @@
 // field are stored in the same order as the state.
 #include "dispatch.cuh"
 
+// Models that store float states (ORd in precision "mixed", M::narrow) are
+// held to 168 registers (two blocks of 192 threads an SM): left free, the
+// float loads took ORd mixed from 164 to 180 registers, one block of 256
+// threads an SM (8 warps instead of 12), and 2.89 -> 2.99 ms per heart step
+// though it moved 35% fewer bytes (H100; docs/gpu.md, item 17).
+template <class M>
+constexpr int block_kernel_threads() { return M::narrow ? 192 : 256; }
+template <class M>
+constexpr int block_kernel_min_blocks() { return M::narrow ? 2 : 1; }
+
 template <class M, class T, int ORDER, bool FOLD>
-__global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t nstore)
+__global__ void __launch_bounds__(block_kernel_threads<M>(), block_kernel_min_blocks<M>())
+    k_block(const step_args<M, T> a, size_t nstore)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
     const size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -18,7 +29,7 @@ __global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t n
     if (!(fl & FLAG_SELF)) { a.out[VI][q] = V[q]; return; }
     T y[NS];
 #pragma unroll
-    for (int v = 0; v < NS; v++) y[v] = a.in[v][q];
+    for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, q);
     const T stim = a.istim ? a.istim[q] : (T)0;
     int l[3];
     block_local(&a.blocks, q, l);
@@ -51,7 +62,7 @@ __global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t n
         report_bad(((size_t)p[2] * a.n[1] + p[1]) * a.n[0] + p[0], a.step0 + 1, a.bad);
     }
 #pragma unroll
-    for (int v = 0; v < NS; v++) a.out[v][q] = y[v];
+    for (int v = 0; v < NS; v++) store_state<M>(a.out, v, q, y[v]);
 }
 
 // Threads per block that let the most threads of kernel k reside on an SM.
@@ -61,11 +72,12 @@ __global__ void __launch_bounds__(256) k_block(const step_args<M, T> a, size_t n
 // fits two blocks of 256 (16 warps) and was slower with smaller blocks.
 // Ties go to the larger block.
 template <class K>
-static int most_resident_threads(K k)
+static int most_resident_threads(K k, int max_threads)
 {
-    int best = 256, most = 0;
+    int best = max_threads, most = 0;
     for (int t : {256, 192, 128, 96, 64}) {
         int nb = 0;
+        if (t > max_threads) continue;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k, t, 0) != cudaSuccess) continue;
         if (nb * t > most) { most = nb * t; best = t; }
     }
@@ -81,7 +93,7 @@ struct block_launch {
     {
         if constexpr (MASKED) {
             const auto kernel = k_block<M, T, ORDER, FOLD>;
-            static const int fitted = most_resident_threads(kernel);
+            static const int fitted = most_resident_threads(kernel, block_kernel_threads<M>());
             const size_t n = block_map_cells(&c.blocks);
             const int threads = c.bx > 0 ? c.bx * c.by : fitted;   // block = {bx, by} overrides
             const size_t nblk = (n + threads - 1) / threads;

@@ -53,7 +53,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
         }
     }
 #pragma unroll
-    for (int v = 0; v < NS; v++) q.y[v] = a.in[v][c];
+    for (int v = 0; v < NS; v++) q.y[v] = load_state<M>(a.in, v, c);
     q.stim = a.istim ? a.istim[c] : (T)0;
     // the cell's parameter set, loaded with its state: read at the step, its
     // latency (and then its row's) came on top of the state's (docs/gpu.md, item 9)
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
         M::step(q[z].y, q[z].diff, q[z].stim, a.dt, p);
         check_finite<NS>(q[z].y, c, a.step0 + 1, a.bad);
 #pragma unroll
-        for (int v = 0; v < NS; v++) a.out[v][c] = q[z].y[v];
+        for (int v = 0; v < NS; v++) store_state<M>(a.out, v, c, q[z].y[v]);
     }
 }
 

@@ -18,12 +18,13 @@
 #define MARCHING_MAX_STATES 8
 
 // The models whose kernels are also built with their mixed step (precision
-// "mixed", model_def.step_mix, core/instances.h); the backend refuses
-// "mixed" for any other.
-#define CARDIAC_MIXED_MODELS(X) X(ohara_rudy)
+// "mixed", model_def.step_mix, core/instances.h), each with the states it
+// stores in float then (bit v: state v; model_def.mixed_float); the backend
+// refuses "mixed" for any other model.
+#define CARDIAC_MIXED_MODELS(X) X(ohara_rudy, ORD_MIXED_FLOAT_STATES)
 inline bool model_has_mixed_kernels(model_id m)
 {
-#define CARDIAC_MIXED_CASE(name) if (m == MODEL_ID_##name) return true;
+#define CARDIAC_MIXED_CASE(name, narrow) if (m == MODEL_ID_##name) return true;
     CARDIAC_MIXED_MODELS(CARDIAC_MIXED_CASE)
 #undef CARDIAC_MIXED_CASE
     return false;

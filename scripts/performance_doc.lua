@@ -122,7 +122,7 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
   end)
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
   "`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv whole` (the whole box) and "
-    .. "`cardiac protocols/ord_heart.lua 1 fp64|fp32 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
+    .. "`cardiac protocols/ord_heart.lua 1 fp64|mixed|fp32 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
     .. "2 x 2 x 2 cells, the default) (H100, 2026-11-22): 250 x 326 x 298 box, 26.9% tissue, dt 0.05 ms, "
     .. "D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step. Published: thesis (P100, blockDS) 264.8 s, "
     .. "about 2,700 s without blockDS; goal: under 30 s in fp64 (not met: 97.5 s; fp32 21.4 s).",

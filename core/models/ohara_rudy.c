@@ -39,4 +39,5 @@ const model_def model_ohara_rudy = {
     .step_f32 = ohara_rudy_step_f32,
     .step_f64 = ohara_rudy_step_f64,
     .step_mix = ohara_rudy_step_mix,
+    .mixed_float = ORD_MIXED_FLOAT_STATES,
 };

@@ -24,7 +24,8 @@
  * line in the GPU's double instance.
  *
  * The gate kinetics (steady states, time constants, Rush-Larsen steps) and
- * the voltage factors built from the same Boltzmann curves are written in
+ * the other factors that depend on V alone (Boltzmann rectifiers, the
+ * exponentials of the GHK fluxes, the exchanger and the pump) are written in
  * `greal`: `real` in the float and double instances, float in the mixed one
  * (core/instances.h), where currents, fluxes, concentrations and V stay
  * double. Gates are then float values, so the mixed state can store them in
@@ -41,13 +42,14 @@ CARDIAC_HD greal R(ord_rates)(greal v, greal a, greal b, greal c, greal d, greal
 }
 
 /* x / (e^x - 1), finite at x = 0 (the GHK flux's removable singularity) */
-CARDIAC_HD real R(ord_x_expm1)(real x) { return fabs(x) < (real)1e-4 ? 1 - x / 2 : x / cardiac_expm1(x); }
+CARDIAC_HD greal R(ord_x_expm1)(greal x) { return fabs(x) < (greal)1e-4 ? 1 - x / 2 : x / cardiac_expm1(x); }
 
 /* Goldman-Hodgkin-Katz driving term z^2 (V F^2/RT) (ci e^{z V F/RT} - co) / (e^{z V F/RT} - 1),
- * in C/L per unit permeability; vfrt = V F/RT. */
+ * in C/L per unit permeability; vfrt = V F/RT. Its factors of V alone are greal. */
 CARDIAC_HD real R(ord_ghk)(real z, real vfrt, real ci, real co)
 {
-    const real F = 96485, x = z * vfrt;
+    const real F = 96485;
+    const greal x = z * vfrt;
     return z * F * R(ord_x_expm1)(x) * (ci * cardiac_exp(x) - co);
 }
 
@@ -233,7 +235,7 @@ CARDIAC_HD struct R(ord_ncx_k) R(ord_ncx_rates)(real vfrt, real na, const real *
     const real kna1 = 15, kna2 = 5, kna3 = 88.12, kasymm = 12.5, wna = 6.0e4, wca = 6.0e4;
     const real wnaca = 5.0e3, kcaon = 1.5e6, kcaoff = 5.0e3, qna = 0.5224, qca = 0.1670;
     const real nao = p[ORD_NAO], cao = p[ORD_CAO];
-    const real hca = cardiac_exp(qca * vfrt), hna = cardiac_exp(qna * vfrt);
+    const real hca = cardiac_exp((greal)(qca * vfrt)), hna = cardiac_exp((greal)(qna * vfrt));   /* of V alone */
     const real h1 = 1 + na / kna3 * (1 + hna), h2 = na * hna / (kna3 * h1), h3 = 1 / h1;
     const real h4 = 1 + na / kna1 * (1 + na / kna2), h5 = na * na / (h4 * kna1 * kna2), h6 = 1 / h4;
     const real h7 = 1 + nao / kna3 * (1 + 1 / hna), h8 = nao / (kna3 * hna * h7), h9 = 1 / h7;
@@ -279,7 +281,8 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
     const real hh = 1.0e-7, ep = 4.2, khp = 1.698e-7, knap = 224.0, kxkur = 292.0;
     const real nao = p[ORD_NAO], ko = p[ORD_KO];
     const real P = ep / (1 + hh / khp + nai / knap + ki / kxkur);
-    const real knai = knai0 * cardiac_exp(delta * vfrt / 3), knao = knao0 * cardiac_exp((1 - delta) * vfrt / 3);
+    const real knai = knai0 * cardiac_exp((greal)(delta * vfrt / 3));   /* factors of V alone */
+    const real knao = knao0 * cardiac_exp((greal)((1 - delta) * vfrt / 3));
     const real ni = nai / knai, no = nao / knao, ki_ = ki / kki, ko_ = ko / kko;
     const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
     const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;

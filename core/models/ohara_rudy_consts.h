@@ -14,6 +14,10 @@ enum {
     ORD_JRELNP, ORD_JRELP, ORD_CAMKT,                         /* SR release, CaMKII */
     ORD_NSTATE
 };
+/* In precision "mixed" the gates (ORD_M .. ORD_XK1 but nca) hold float values
+ * (core/models/ohara_rudy.h), which the GPU stores in float: bit v set for
+ * state v. */
+#define ORD_MIXED_FLOAT_STATES (((1ull << (ORD_XK1 + 1)) - (1ull << ORD_M)) & ~(1ull << ORD_NCA))
 /* The gates (m .. xk1, ORD_M .. ORD_XK1) as an X-macro X(name, units, description),
  * shared by the models built on ORd's membrane (gaur_rudy). */
 #define ORD_GATE_STATES(X) \
