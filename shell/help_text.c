@@ -89,10 +89,12 @@ const help_entry help_entries[] = {
 {"cardiac.simulation",
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
-"                   precision = \"fp32\" | \"fp64\", layout =, tsteps =, decomp = {px, py, pz},\n"
+"                   precision = \"fp32\" | \"fp64\" | \"mixed\", layout =, tsteps =, decomp = {px, py, pz},\n"
 "                   blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
+"  precision \"mixed\" (ohara_rudy): fp64 state and currents, gate kinetics in fp32, gates\n"
+"  stored in fp32 on the GPU; 2x faster than fp64 on the GPU heart (docs/models.md).\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
 "  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
 "  tsteps = 1..4 steps per kernel), \"tplane\" (temporal blocking over wide tiles in shared\n"
