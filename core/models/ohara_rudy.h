@@ -144,8 +144,9 @@ CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt)
 CARDIAC_HD real R(ord_nca_step)(real nca, real jca, real ca, real decay)
 {
     const real kmn = 0.002, k2n = 1000, km2n = jca;
-    const real c = 1 + kmn / ca, c2 = c * c;
-    const real target = k2n / km2n / (k2n / km2n + c2 * c2);
+    /* (k2n/km2n) / (k2n/km2n + (1 + kmn/ca)^4), over one division */
+    const real c2 = ca * ca, cn = (ca + kmn) * (ca + kmn), a = k2n * c2 * c2;
+    const real target = a / (a + km2n * cn * cn);
     return target - (target - nca) * decay;
 }
 
@@ -213,7 +214,8 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const greal txs2 = 1 / R(ord_rates)(gv, 0.01, -50, 20, 0.0193, 66.54, -31);
     y[ORD_XS1] = R(rush_larsen_gate)(y[ORD_XS1], xsss, txs1, dt);
     y[ORD_XS2] = R(rush_larsen_gate)(y[ORD_XS2], xsss, txs2, dt);
-    const real kca = 3.8e-5, ksca = 1 + (real)0.6 / (1 + cardiac_pow(kca / cai, (real)1.4));
+    /* 1 + 0.6 / (1 + (kca/cai)^1.4) = 1 + 0.6 z / (z + 1), z = (cai/kca)^1.4 */
+    const real kca = 3.8e-5, z = cardiac_pow(cai * (1 / kca), (real)1.4), ksca = 1 + (real)0.6 * z / (z + 1);
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
     const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) / ((greal)1.5692 * gko + (greal)3.8115)));
@@ -235,15 +237,17 @@ CARDIAC_HD struct R(ord_ncx_k) R(ord_ncx_rates)(real vfrt, real na, const real *
     const real kna1 = 15, kna2 = 5, kna3 = 88.12, kasymm = 12.5, wna = 6.0e4, wca = 6.0e4;
     const real wnaca = 5.0e3, kcaon = 1.5e6, kcaoff = 5.0e3, qna = 0.5224, qca = 0.1670;
     const real nao = p[ORD_NAO], cao = p[ORD_CAO];
-    const real hca = cardiac_exp((greal)(qca * vfrt)), hna = cardiac_exp((greal)(qna * vfrt));   /* of V alone */
-    const real h1 = 1 + na / kna3 * (1 + hna), h2 = na * hna / (kna3 * h1), h3 = 1 / h1;
-    const real h4 = 1 + na / kna1 * (1 + na / kna2), h5 = na * na / (h4 * kna1 * kna2), h6 = 1 / h4;
-    const real h7 = 1 + nao / kna3 * (1 + 1 / hna), h8 = nao / (kna3 * hna * h7), h9 = 1 / h7;
+    const real ikna1 = 1 / kna1, ikna2 = 1 / kna2, ikna3 = 1 / kna3;   /* constants: no division at run time */
+    const greal ghca = cardiac_exp((greal)(qca * vfrt)), ghna = cardiac_exp((greal)(qna * vfrt));   /* of V alone */
+    const real hna = ghna, ihca = 1 / ghca, ihna = 1 / ghna;
+    const real h1 = 1 + na * ikna3 * (1 + hna), h3 = 1 / h1, h2 = na * hna * ikna3 * h3;
+    const real h4 = 1 + na * ikna1 * (1 + na * ikna2), h6 = 1 / h4, h5 = na * na * ikna1 * ikna2 * h6;
+    const real h7 = 1 + nao * ikna3 * (1 + ihna), h9 = 1 / h7, h8 = nao * ikna3 * ihna * h9;
     const real h10 = kasymm + 1 + nao / kna1 * (1 + nao / kna2), h11 = nao * nao / (h10 * kna1 * kna2);
     const real h12 = 1 / h10;
     struct R(ord_ncx_k) k;
     k.k1 = h12 * cao * kcaon; k.k2 = kcaoff; k.k3pp = h8 * wnaca; k.k3 = h9 * wca + k.k3pp;
-    k.k4pp = h2 * wnaca; k.k4 = h3 * wca / hca + k.k4pp; k.k5 = kcaoff;
+    k.k4pp = h2 * wnaca; k.k4 = h3 * wca * ihca + k.k4pp; k.k5 = kcaoff;
     k.k7 = h5 * h2 * wna; k.k8 = h8 * h11 * wna; k.h6 = h6;
     return k;
 }
@@ -260,7 +264,7 @@ CARDIAC_HD real R(ord_ncx_flux)(const struct R(ord_ncx_k) *k, real ca)
     const real x3 = k->k1 * k->k3 * (k->k7 + k6) + k->k8 * k6 * (k->k2 + k->k3);
     const real x4 = k->k2 * k->k8 * (k->k4 + k->k5) + k->k3 * k->k5 * (k->k1 + k->k8);
     const real s = 1 / (x1 + x2 + x3 + x4), e1 = x1 * s, e2 = x2 * s, e3 = x3 * s, e4 = x4 * s;
-    const real r = kmcaact / ca, allo = 1 / (1 + r * r);
+    const real ca2 = ca * ca, allo = ca2 / (ca2 + kmcaact * kmcaact);   /* 1 / (1 + (kmcaact/ca)^2) */
     const real jna = 3 * (e4 * k->k7 - e1 * k->k8) + e3 * k->k4pp - e2 * k->k3pp, jca = e2 * k->k2 - e1 * k->k1;
     return allo * (jna + 2 * jca);
 }
@@ -280,16 +284,18 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
     const real kki = 0.5, kko = 0.3582, mgadp = 0.05, mgatp = 9.8, kmgatp = 1.698e-7;
     const real hh = 1.0e-7, ep = 4.2, khp = 1.698e-7, knap = 224.0, kxkur = 292.0;
     const real nao = p[ORD_NAO], ko = p[ORD_KO];
-    const real P = ep / (1 + hh / khp + nai / knap + ki / kxkur);
-    const real knai = knai0 * cardiac_exp((greal)(delta * vfrt / 3));   /* factors of V alone */
-    const real knao = knao0 * cardiac_exp((greal)((1 - delta) * vfrt / 3));
-    const real ni = nai / knai, no = nao / knao, ki_ = ki / kki, ko_ = ko / kko;
-    const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
-    const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;
-    const real a1 = k1p * ni * ni * ni / di, b1 = k1m * mgadp, a2 = k2p;
-    const real b2 = k2m * no * no * no / dout, a3 = k3p * ko_ * ko_ / dout;
-    const real b3 = k3m * P * hh / (1 + mgatp / kmgatp), a4 = k4p * mgatp / kmgatp / (1 + mgatp / kmgatp);
-    const real b4 = k4m * ki_ * ki_ / di;
+    /* divisions by constants written as products with their (folded) reciprocals */
+    const real P = ep / (1 + hh / khp + nai * (1 / knap) + ki * (1 / kxkur));
+    /* nai / knai and nao / knao, knai = knai0 e^{delta V F/3RT}: factors of V alone */
+    const real ni = nai * (1 / knai0) * (real)cardiac_exp((greal)(-delta * vfrt / 3));
+    const real no = nao * (1 / knao0) * (real)cardiac_exp((greal)(-(1 - delta) * vfrt / 3));
+    const real ki_ = ki * (1 / kki), ko_ = ko / kko;
+    const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1, idi = 1 / di;
+    const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1, idout = 1 / dout;
+    const real a1 = k1p * ni * ni * ni * idi, b1 = k1m * mgadp, a2 = k2p;
+    const real b2 = k2m * no * no * no * idout, a3 = k3p * ko_ * ko_ * idout;
+    const real b3 = P * (k3m * hh / (1 + mgatp / kmgatp)), a4 = k4p * mgatp / kmgatp / (1 + mgatp / kmgatp);
+    const real b4 = k4m * ki_ * ki_ * idi;
     const real x1 = a4 * a1 * a2 + b2 * b4 * b3 + a2 * b4 * b3 + b3 * a1 * a2;
     const real x2 = b2 * b1 * b4 + a1 * a2 * a3 + a3 * b1 * b4 + a2 * a3 * b4;
     const real x3 = a2 * a3 * a4 + b3 * b2 * b1 + b2 * b1 * a4 + a3 * a4 * b1;
@@ -304,10 +310,11 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
 CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, const real *p)
 {
     const real bt = 4.75, cajsr = y[ORD_CAJSR], half = 1.5, kt = 0.0123, tmin = 0.001;
-    const real r = half / cajsr, r2 = r * r, r4 = r2 * r2;
+    const real c2 = cajsr * cajsr, c4 = c2 * c2, c8 = c4 * c4, h2 = half * half, h4 = h2 * h2;
     const real m = R(ord_by_type)(type, 1, 1, 1.7) * p[ORD_JREL];
-    const real base = -ical / (1 + r4 * r4) * m;
-    const real tnp = fmax(bt / (1 + kt / cajsr), tmin), tp = fmax((real)1.25 * bt / (1 + kt / cajsr), tmin);
+    const real base = -ical * m * (c8 / (c8 + h4 * h4));   /* -ical m / (1 + (half/cajsr)^8) */
+    const real q = cajsr / (cajsr + kt);                   /* 1 / (1 + kt/cajsr) */
+    const real tnp = fmax(bt * q, tmin), tp = fmax((real)1.25 * bt * q, tmin);
     y[ORD_JRELNP] = R(rush_larsen_outlined)(y[ORD_JRELNP], (real)0.5 * bt * base, tnp, dt);
     y[ORD_JRELP] = R(rush_larsen_outlined)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, tp, dt);
     return (1 - fp) * y[ORD_JRELNP] + fp * y[ORD_JRELP];
@@ -315,7 +322,11 @@ CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, cons
 
 /* The paper's cell geometry: capacitive area over F (acap/F, cm^2 mol/C) and
  * compartment volumes (uL). */
-struct R(ord_geom) { real afc, vmyo, vnsr, vjsr, vss; };
+struct R(ord_geom) {
+    real afc, vmyo, vnsr, vjsr, vss;
+    /* their ratios, folded at compile time: the steps multiply by them */
+    real afc_vmyo, afc_vss, vss_vmyo, vnsr_vmyo, vjsr_vss, vjsr_vnsr;
+};
 
 CARDIAC_HD struct R(ord_geom) R(ord_geometry)(void)
 {
@@ -325,6 +336,8 @@ CARDIAC_HD struct R(ord_geom) R(ord_geometry)(void)
     struct R(ord_geom) g;
     g.vmyo = (real)0.68 * vcell; g.vnsr = (real)0.0552 * vcell; g.vjsr = (real)0.0048 * vcell;
     g.vss = (real)0.02 * vcell; g.afc = acap / F;
+    g.afc_vmyo = g.afc / g.vmyo; g.afc_vss = g.afc / g.vss; g.vss_vmyo = g.vss / g.vmyo;
+    g.vnsr_vmyo = g.vnsr / g.vmyo; g.vjsr_vss = g.vjsr / g.vss; g.vjsr_vnsr = g.vjsr / g.vnsr;
     return g;
 }
 
@@ -336,12 +349,12 @@ CARDIAC_HD void R(ord_na_k_step)(real *y, const struct R(ord_geom) *g, const str
 {
     const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI], kss = y[ORD_KSS];
     const real tdiffna = 2, tdiffk = 2;
-    const real jdiffna = (nass - nai) / tdiffna, jdiffk = (kss - ki) / tdiffk;
-    const real afc = g->afc, vmyo = g->vmyo, vss = g->vss;
-    y[ORD_NAI] = R(forward_euler)(nai, -(c->ina + c->inal + 3 * c->inaca_i + 3 * c->inak + c->inab) * afc / vmyo + jdiffna * vss / vmyo, dt);
-    y[ORD_NASS] = R(forward_euler)(nass, -(c->icana + 3 * c->inaca_ss) * afc / vss - jdiffna, dt);
-    y[ORD_KI] = R(forward_euler)(ki, -(c->ito + c->ik + c->ikb + c->istim - 2 * c->inak) * afc / vmyo + jdiffk * vss / vmyo, dt);
-    y[ORD_KSS] = R(forward_euler)(kss, -c->icak * afc / vss - jdiffk, dt);
+    const real jdiffna = (nass - nai) * (1 / tdiffna), jdiffk = (kss - ki) * (1 / tdiffk);
+    const real afc_vmyo = g->afc_vmyo, afc_vss = g->afc_vss, vss_vmyo = g->vss_vmyo;
+    y[ORD_NAI] = R(forward_euler)(nai, -(c->ina + c->inal + 3 * c->inaca_i + 3 * c->inak + c->inab) * afc_vmyo + jdiffna * vss_vmyo, dt);
+    y[ORD_NASS] = R(forward_euler)(nass, -(c->icana + 3 * c->inaca_ss) * afc_vss - jdiffna, dt);
+    y[ORD_KI] = R(forward_euler)(ki, -(c->ito + c->ik + c->ikb + c->istim - 2 * c->inak) * afc_vmyo + jdiffk * vss_vmyo, dt);
+    y[ORD_KSS] = R(forward_euler)(kss, -c->icak * afc_vss - jdiffk, dt);
 }
 
 /* INa, INaL, Ito and IKr + IKs + IK1 into c, gates advanced, with the
@@ -351,8 +364,9 @@ CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type
 {
     const real rtf = (real)8314 * 310 / 96485, pkna = 0.01833;
     const real nai = y[ORD_NAI], ki = y[ORD_KI], nao = p[ORD_NAO], ko = p[ORD_KO];
-    const real ena = rtf * cardiac_log(nao / nai), ek = rtf * cardiac_log(ko / ki);
-    const real eks = rtf * cardiac_log((ko + pkna * nao) / (ki + pkna * nai));
+    /* log(a/b) as -log(b (1/a)): 1/a folds when the parameters are the defaults */
+    const real ena = -rtf * cardiac_log(nai * (1 / nao)), ek = -rtf * cardiac_log(ki * (1 / ko));
+    const real eks = -rtf * cardiac_log((ki + pkna * nai) * (1 / (ko + pkna * nao)));
     const greal tm = R(ord_tm)(v);
     c->ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
     c->inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
@@ -366,16 +380,16 @@ CARDIAC_HD real R(ord_buffer_myo)(real cai, int type)
 {
     const real cmdnmax = R(ord_by_type)(type, 0.05, 0.065, 0.05), kmcmdn = 0.00238;
     const real trpnmax = 0.07, kmtrpn = 0.0005;
-    return 1 / (1 + cmdnmax * kmcmdn / ((kmcmdn + cai) * (kmcmdn + cai)) +
-                trpnmax * kmtrpn / ((kmtrpn + cai) * (kmtrpn + cai)));
+    const real u = (kmcmdn + cai) * (kmcmdn + cai), w = (kmtrpn + cai) * (kmtrpn + cai);
+    return u * w / (u * w + cmdnmax * kmcmdn * w + trpnmax * kmtrpn * u);   /* 1 / (1 + a/u + b/w) */
 }
 
 /* ... and subspace (SR and sarcolemmal binding sites) */
 CARDIAC_HD real R(ord_buffer_ss)(real cass)
 {
     const real bsrmax = 0.047, kmbsr = 0.00087, bslmax = 1.124, kmbsl = 0.0087;
-    return 1 / (1 + bsrmax * kmbsr / ((kmbsr + cass) * (kmbsr + cass)) +
-                bslmax * kmbsl / ((kmbsl + cass) * (kmbsl + cass)));
+    const real u = (kmbsr + cass) * (kmbsr + cass), w = (kmbsl + cass) * (kmbsl + cass);
+    return u * w / (u * w + bsrmax * kmbsr * w + bslmax * kmbsl * u);
 }
 
 /* One step of one cell: idiff and istim are dV/dt contributions (mV/ms). */
@@ -384,16 +398,15 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     const int type = (int)(p[ORD_CELLTYPE] + (real)0.5);
     const real Rg = 8314, T = 310, F = 96485;
     const struct R(ord_geom) geo = R(ord_geometry)();
-    const real vmyo = geo.vmyo, vnsr = geo.vnsr, vjsr = geo.vjsr, vss = geo.vss, afc = geo.afc;
-    const real v = y[ORD_V], vfrt = v * F / (Rg * T);
+    const real v = y[ORD_V], vfrt = v * (F / (Rg * T));
     const real nai = y[ORD_NAI], nass = y[ORD_NASS], ki = y[ORD_KI];
     const real cai = y[ORD_CAI], cass = y[ORD_CASS], cansr = y[ORD_CANSR], cajsr = y[ORD_CAJSR];
     const real nao = p[ORD_NAO];
 
     /* CaMKII: active fraction from the old state, then CaMKt by forward Euler */
     const real acamk = 0.05, bcamk = 0.00068, camko = 0.05, kmcam = 0.0015, kmcamk = 0.15;
-    const real camkb = camko * (1 - y[ORD_CAMKT]) / (1 + kmcam / cass), camka = camkb + y[ORD_CAMKT];
-    const real fp = 1 / (1 + kmcamk / camka);
+    const real camkb = camko * (1 - y[ORD_CAMKT]) * cass / (cass + kmcam), camka = camkb + y[ORD_CAMKT];
+    const real fp = camka / (camka + kmcamk);   /* 1 / (1 + kmcamk/camka) */
     y[ORD_CAMKT] = R(forward_euler)(y[ORD_CAMKT], acamk * camkb * camka - bcamk * y[ORD_CAMKT], dt);
 
     /* reversal potentials and currents (gates advanced inside) */
@@ -418,20 +431,20 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     const real upf = R(ord_by_type)(type, 1, 1.3, 1) * p[ORD_JUP];
     const real jupnp = upf * kup * cai / (cai + kmup);
     const real jupp = upf * (real)2.75 * kup * cai / (cai + kmup - dkmplb);
-    const real jleak = (real)0.0039375 * cansr / nsr_max;
+    const real jleak = cansr * ((real)0.0039375 / nsr_max);
     const real jup = (1 - fp) * jupnp + fp * jupp - jleak;
     const real tdiffca = 0.2, ttr = 100;
-    const real jdiff = (cass - cai) / tdiffca, jtr = (cansr - cajsr) / ttr;
+    const real jdiff = (cass - cai) * (1 / tdiffca), jtr = (cansr - cajsr) * (1 / ttr);
 
     /* concentrations, forward Euler */
     R(ord_na_k_step)(y, &geo, &c, dt);
     const real bcai = R(ord_buffer_myo)(cai, type);
-    y[ORD_CAI] = R(forward_euler)(cai, bcai * (-(ipca + icab - 2 * c.inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jdiff * vss / vmyo), dt);
+    y[ORD_CAI] = R(forward_euler)(cai, bcai * (-(ipca + icab - 2 * c.inaca_i) * (geo.afc_vmyo / 2) - jup * geo.vnsr_vmyo + jdiff * geo.vss_vmyo), dt);
     const real bcass = R(ord_buffer_ss)(cass);
-    y[ORD_CASS] = R(forward_euler)(cass, bcass * (-(ical - 2 * c.inaca_ss) * afc / (2 * vss) + jrel * vjsr / vss - jdiff), dt);
-    y[ORD_CANSR] = R(forward_euler)(cansr, jup - jtr * vjsr / vnsr, dt);
-    const real csqnmax = 10.0, kmcsqn = 0.8;
-    const real bcajsr = 1 / (1 + csqnmax * kmcsqn / ((kmcsqn + cajsr) * (kmcsqn + cajsr)));
+    y[ORD_CASS] = R(forward_euler)(cass, bcass * (-(ical - 2 * c.inaca_ss) * (geo.afc_vss / 2) + jrel * geo.vjsr_vss - jdiff), dt);
+    y[ORD_CANSR] = R(forward_euler)(cansr, jup - jtr * geo.vjsr_vnsr, dt);
+    const real csqnmax = 10.0, kmcsqn = 0.8, u = (kmcsqn + cajsr) * (kmcsqn + cajsr);
+    const real bcajsr = u / (u + csqnmax * kmcsqn);   /* 1 / (1 + csqnmax kmcsqn / u) */
     y[ORD_CAJSR] = R(forward_euler)(cajsr, bcajsr * (jtr - jrel), dt);
 
     /* membrane potential */
