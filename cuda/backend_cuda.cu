@@ -473,6 +473,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  b.bx, b.by, 2 * r + 1);
         return -1;
     }
+    if (cd->layout == LAYOUT_BLOCK && b.bx * b.by > block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4)) {
+        snprintf(err, errlen, "thread block %d x %d is not usable with blocks and model '%s' in %s: its step kernel "
+                 "takes at most %d threads", b.bx, b.by, s->m.def->name, model_precision_name(sim_precision(s)),
+                 block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4));
+        return -1;
+    }
     if (cd->layout == LAYOUT_TPLANE && check_tplane_block(s, n, b.bx, b.by, err, errlen) != 0) return -1;
     if (cd->layout == LAYOUT_TBLOCK) {
         const int K = s->tsteps;

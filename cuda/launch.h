@@ -30,6 +30,11 @@ inline bool model_has_mixed_kernels(model_id m)
     return false;
 }
 
+// blockDS: the most threads a block of the step kernel takes (its
+// __launch_bounds__; cuda/kernels_block.cu). Models with many states in
+// double keep them in shared memory there, in blocks of 128 threads.
+__host__ __device__ constexpr int block_kernel_max_threads(int nstate, int esize) { return esize == 8 && nstate >= 32 ? 128 : 256; }
+
 // Data layouts of the state on the GPU (docs/gpu.md).
 enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
 

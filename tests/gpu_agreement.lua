@@ -310,6 +310,18 @@ for _, blocks in ipairs{false, 3} do
   back:close()
 end
 
+-- blockDS runs ORd in fp64 and "mixed" in thread blocks of at most 128
+-- (its state in shared memory, cuda/kernels_block.cu): a larger block = {...}
+-- is refused when the simulation is made, naming the limit, not at launch.
+if not self_check then
+  for _, precision in ipairs{"fp64", "mixed"} do
+    local ok, err = pcall(cardiac.simulation, {mesh = cardiac.mesh{n = {9, 7, 5}, dx = 0.25}, model = "ohara_rudy",
+                          dt = 0.05, D = 0.1, precision = precision, backend = "cuda", blocks = 3, block = {256, 1}})
+    check(not ok and tostring(err):find("at most 128 threads", 1, true) ~= nil,
+          ("ORd %s, blocks, block = {256, 1}: refused before the run (%s)"):format(precision, tostring(err)))
+  end
+end
+
 for k, v in pairs(worst) do print(("largest |dV| / V range, %s: %.2e"):format(k, v)) end
 print(("%d passed, %d failed"):format(pass, fail))
 os.exit(fail == 0 and 0 or 1)
