@@ -50,7 +50,9 @@ int block_map_build(block_map *bm, const grid *g, const int b[3], char *err, siz
         bm->nb[a] = (g->n[a] + bm->b[a] - 1) / bm->b[a];
         bm->bvol *= (size_t)bm->b[a];
         bm->nboxblocks *= (size_t)bm->nb[a];
+        for (bm->lg[a] = 0; (1 << bm->lg[a]) < bm->b[a]; bm->lg[a]++) {}
     }
+    if ((1 << bm->lg[0]) != bm->b[0] || (1 << bm->lg[1]) != bm->b[1] || (1 << bm->lg[2]) != bm->b[2]) bm->lg[0] = -1;
     bm->slot = malloc(bm->nboxblocks * sizeof *bm->slot);
     if (!bm->slot) goto oom;
     memset(bm->slot, 0xff, bm->nboxblocks * sizeof *bm->slot);

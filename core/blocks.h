@@ -34,6 +34,9 @@ typedef struct block_map {
     uint32_t *origin;   /* per stored block: its box block index */
     int32_t *nbr;       /* per stored block, 6 values: the slot of its neighbour
                            at -x, +x, -y, +y, -z, +z, or -1 (none stored) */
+    int lg[3];          /* log2 of b when all three are powers of two (the usual
+                           2, 4, 8), else lg[0] = -1: positions then come from
+                           shifts and masks instead of integer divisions */
 } block_map;
 
 /* Builds the map of grid g's mask for blocks of b cells per axis (clamped to
@@ -64,6 +67,13 @@ CARDIAC_HD size_t block_store_index(const block_map *bm, size_t c)
 /* Local position l in its block of storage index q. */
 CARDIAC_HD void block_local(const block_map *bm, size_t q, int l[3])
 {
+    if (bm->lg[0] >= 0) {
+        const uint32_t r = (uint32_t)q;
+        l[0] = (int)(r & ((1u << bm->lg[0]) - 1));
+        l[1] = (int)(r >> bm->lg[0] & ((1u << bm->lg[1]) - 1));
+        l[2] = (int)(r >> (bm->lg[0] + bm->lg[1]) & ((1u << bm->lg[2]) - 1));
+        return;
+    }
     const uint32_t bv = (uint32_t)bm->bvol, b0 = (uint32_t)bm->b[0], b1 = (uint32_t)bm->b[1];
     const uint32_t r = (uint32_t)q % bv, rb = r / b0;
     l[0] = (int)(r - rb * b0);
@@ -71,12 +81,19 @@ CARDIAC_HD void block_local(const block_map *bm, size_t q, int l[3])
     l[2] = (int)(rb / b1);
 }
 
+/* The storage slot of the block that holds storage index q. */
+CARDIAC_HD uint32_t block_slot(const block_map *bm, size_t q)
+{
+    if (bm->lg[0] >= 0) return (uint32_t)q >> (bm->lg[0] + bm->lg[1] + bm->lg[2]);
+    return (uint32_t)q / (uint32_t)bm->bvol;
+}
+
 /* Grid position of storage index q: its local position in the block (l) and
  * in the grid (p). Returns 0 for padding cells past the grid's end. */
 CARDIAC_HD int block_position(const block_map *bm, size_t q, int l[3], int p[3])
 {
     block_local(bm, q, l);
-    const uint32_t box = bm->origin[(uint32_t)q / (uint32_t)bm->bvol];
+    const uint32_t box = bm->origin[block_slot(bm, q)];
     const uint32_t nb0 = (uint32_t)bm->nb[0], nb1 = (uint32_t)bm->nb[1], bz = box / nb0;
     p[0] = (int)(box - bz * nb0) * bm->b[0] + l[0];
     p[1] = (int)(bz % nb1) * bm->b[1] + l[1];
@@ -93,7 +110,7 @@ CARDIAC_HD size_t block_neighbour(const block_map *bm, size_t q, int la, int a, 
     const uint32_t stride = a == 0 ? 1u : a == 1 ? (uint32_t)bm->b[0] : (uint32_t)(bm->b[0] * bm->b[1]);
     const int t = la + off, w = bm->b[a];
     if (t >= 0 && t < w) return (size_t)((uint32_t)q + (uint32_t)off * stride);
-    const uint32_t bv = (uint32_t)bm->bvol, slot = (uint32_t)q / bv;
+    const uint32_t bv = (uint32_t)bm->bvol, slot = block_slot(bm, q);
     const int32_t s = bm->nbr[slot * 6 + 2 * a + (t >= w)];
     if (s < 0) return (size_t)-1;
     const uint32_t r0 = (uint32_t)q - slot * bv - (uint32_t)la * stride;   /* the cell at la = 0 */

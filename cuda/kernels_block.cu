@@ -20,7 +20,7 @@ template <int R>
 __device__ __forceinline__ void block_gather(const block_map &bm, size_t q, const int l[3], unsigned fl,
                                              uint32_t idx[3][2 * R + 1])
 {
-    const uint32_t bv = (uint32_t)bm.bvol, qq = (uint32_t)q, slot = qq / bv;
+    const uint32_t bv = (uint32_t)bm.bvol, qq = (uint32_t)q, slot = block_slot(&bm, q);
     int32_t face[6];
 #pragma unroll
     for (int k = 0; k < 6; k++) face[k] = bm.nbr[slot * 6 + k];
@@ -67,6 +67,14 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     const T *V = a.in[VI];
     const unsigned fl = a.flags[q];            // 0 for padding past the box's end
     if (!(fl & FLAG_SELF)) { a.out[VI][q] = V[q]; return; }
+    // The face-table loads first, so that they are in flight with the
+    // state's (one wait for memory, not two, before the neighbours' V).
+    const T stim = a.istim ? a.istim[q] : (T)0;
+    int l[3];
+    block_local(&a.blocks, q, l);
+    constexpr int R = ORDER / 2;
+    uint32_t idx[3][2 * R + 1];
+    block_gather<R>(a.blocks, q, l, fl, idx);
     // The state: in registers, or this thread's NS values in shared memory
     // (a stride of 41 doubles puts the 16 threads of a half-warp on distinct
     // banks). The empty asm statements with a memory clobber keep the
@@ -77,12 +85,6 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 #pragma unroll
     for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, q);
     if constexpr (SHARED) asm volatile("" ::: "memory");
-    const T stim = a.istim ? a.istim[q] : (T)0;
-    int l[3];
-    block_local(&a.blocks, q, l);
-    constexpr int R = ORDER / 2;
-    uint32_t idx[3][2 * R + 1];
-    block_gather<R>(a.blocks, q, l, fl, idx);
     auto at = [&](int ax, int off) { return (size_t)idx[ax][R + off]; };
     const T v0 = y[VI];
     T diff = 0;
@@ -118,12 +120,13 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     for (int v = 0; v < NS; v++) store_state<M>(a.out, v, q, y[v]);
 }
 
-// Threads per block that let the most threads of kernel k reside on an SM.
-// Its registers decide: ORd fp64 (168 registers) fits one block of 256
-// threads (8 warps) per SM but two of 192 (12 warps), which made it 26%
-// faster on the heart (6.63 -> 4.89 ms, H100); TP06 fp64 (122 registers)
-// fits two blocks of 256 (16 warps) and was slower with smaller blocks.
-// Ties go to the larger block.
+// Threads per block that let the most threads of kernel k reside on an SM,
+// for kernels that keep the state in registers. Their registers decide: ORd
+// fp64 at 168 registers (before its state moved to shared memory) fitted one
+// block of 256 threads (8 warps) per SM but two of 192 (12 warps), 26% faster
+// on the heart (6.63 -> 4.89 ms, H100); TP06 fp64 (122 registers) fits two
+// blocks of 256 (16 warps) and was slower with smaller blocks. Ties go to the
+// larger block.
 template <class K>
 static int most_resident_threads(K k, int max_threads)
 {

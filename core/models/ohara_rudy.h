@@ -23,10 +23,11 @@
  * pow are called through their cardiac_ forms (core/qualifiers.h), out of
  * line in the GPU's double instance.
  *
- * The gate kinetics (steady states, time constants, Rush-Larsen steps) and
- * the other factors that depend on V alone (Boltzmann rectifiers, the
- * exponentials of the GHK fluxes, the exchanger and the pump) are written in
- * `greal`: `real` in the float and double instances, float in the mixed one
+ * The gate kinetics (steady states, time constants, Rush-Larsen steps), the
+ * other factors that depend on V alone (Boltzmann rectifiers, the
+ * exponentials of the GHK fluxes, the exchanger's and the pump's voltage
+ * factors) and the decay factors exp(-dt/tau) of nca's and the release
+ * fluxes' exponential steps are written in `greal`: `real` in the float and double instances, float in the mixed one
  * (core/instances.h), where currents, fluxes, concentrations and V stay
  * double. Gates are then float values, so the mixed state can store them in
  * float without loss; gv is V as greal. */
@@ -167,7 +168,8 @@ CARDIAC_HD void R(ord_ical_f)(const real *y, real v, real *f, real *fpp, real *f
 CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
 {
     R(ord_ical_vgates)(y, v, dt);
-    y[ORD_NCA] = R(ord_nca_step)(y[ORD_NCA], y[ORD_JCA], y[ORD_CASS], cardiac_exp(-y[ORD_JCA] * dt));
+    const greal decay = cardiac_exp(-(greal)y[ORD_JCA] * (greal)dt);   /* exp(-jca dt): a gate's, in greal */
+    y[ORD_NCA] = R(ord_nca_step)(y[ORD_NCA], y[ORD_JCA], y[ORD_CASS], decay);
     real f, fpp, fca, fcap;
     R(ord_ical_f)(y, v, &f, &fpp, &fca, &fcap);
     const real nca = y[ORD_NCA], jca = y[ORD_JCA], d = y[ORD_D];
@@ -239,10 +241,11 @@ CARDIAC_HD struct R(ord_ncx_k) R(ord_ncx_rates)(real vfrt, real na, const real *
     const real nao = p[ORD_NAO], cao = p[ORD_CAO];
     const real ikna1 = 1 / kna1, ikna2 = 1 / kna2, ikna3 = 1 / kna3;   /* constants: no division at run time */
     const greal ghca = cardiac_exp((greal)(qca * vfrt)), ghna = cardiac_exp((greal)(qna * vfrt));   /* of V alone */
-    const real hna = ghna, ihca = 1 / ghca, ihna = 1 / ghna;
+    const greal gihna = 1 / ghna, gnao = (greal)(nao * ikna3);
+    const greal gh7 = 1 + gnao * (1 + gihna), gh9 = 1 / gh7, gh8 = gnao * gihna * gh9;   /* h7-h9: of V alone */
+    const real hna = ghna, ihca = 1 / ghca, h8 = gh8, h9 = gh9;
     const real h1 = 1 + na * ikna3 * (1 + hna), h3 = 1 / h1, h2 = na * hna * ikna3 * h3;
     const real h4 = 1 + na * ikna1 * (1 + na * ikna2), h6 = 1 / h4, h5 = na * na * ikna1 * ikna2 * h6;
-    const real h7 = 1 + nao * ikna3 * (1 + ihna), h9 = 1 / h7, h8 = nao * ikna3 * ihna * h9;
     const real h10 = kasymm + 1 + nao / kna1 * (1 + nao / kna2), h11 = nao * nao / (h10 * kna1 * kna2);
     const real h12 = 1 / h10;
     struct R(ord_ncx_k) k;
@@ -263,10 +266,12 @@ CARDIAC_HD real R(ord_ncx_flux)(const struct R(ord_ncx_k) *k, real ca)
     const real x2 = k->k1 * k->k7 * (k->k4 + k->k5) + k->k4 * k6 * (k->k1 + k->k8);
     const real x3 = k->k1 * k->k3 * (k->k7 + k6) + k->k8 * k6 * (k->k2 + k->k3);
     const real x4 = k->k2 * k->k8 * (k->k4 + k->k5) + k->k3 * k->k5 * (k->k1 + k->k8);
-    const real s = 1 / (x1 + x2 + x3 + x4), e1 = x1 * s, e2 = x2 * s, e3 = x3 * s, e4 = x4 * s;
-    const real ca2 = ca * ca, allo = ca2 / (ca2 + kmcaact * kmcaact);   /* 1 / (1 + (kmcaact/ca)^2) */
+    /* the state fractions e_i = x_i / sum x, times the allosteric factor
+     * 1 / (1 + (kmcaact/ca)^2) = ca^2 / (ca^2 + kmcaact^2), over one division */
+    const real ca2 = ca * ca, s = ca2 / ((x1 + x2 + x3 + x4) * (ca2 + kmcaact * kmcaact));
+    const real e1 = x1 * s, e2 = x2 * s, e3 = x3 * s, e4 = x4 * s;
     const real jna = 3 * (e4 * k->k7 - e1 * k->k8) + e3 * k->k4pp - e2 * k->k3pp, jca = e2 * k->k2 - e1 * k->k1;
-    return allo * (jna + 2 * jca);
+    return jna + 2 * jca;
 }
 
 /* The exchanger flux into a compartment with Na+ na and Ca2+ ca. */
@@ -290,8 +295,9 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
     const real ni = nai * (1 / knai0) * (real)cardiac_exp((greal)(-delta * vfrt / 3));
     const real no = nao * (1 / knao0) * (real)cardiac_exp((greal)(-(1 - delta) * vfrt / 3));
     const real ki_ = ki * (1 / kki), ko_ = ko / kko;
-    const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1, idi = 1 / di;
-    const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1, idout = 1 / dout;
+    const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
+    const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;
+    const real r = 1 / (di * dout), idi = dout * r, idout = di * r;   /* 1/di, 1/dout */
     const real a1 = k1p * ni * ni * ni * idi, b1 = k1m * mgadp, a2 = k2p;
     const real b2 = k2m * no * no * no * idout, a3 = k3p * ko_ * ko_ * idout;
     const real b3 = P * (k3m * hh / (1 + mgatp / kmgatp)), a4 = k4p * mgatp / kmgatp / (1 + mgatp / kmgatp);
@@ -312,11 +318,12 @@ CARDIAC_HD real R(ord_jrel)(real *y, real ical, real fp, real dt, int type, cons
     const real bt = 4.75, cajsr = y[ORD_CAJSR], half = 1.5, kt = 0.0123, tmin = 0.001;
     const real c2 = cajsr * cajsr, c4 = c2 * c2, c8 = c4 * c4, h2 = half * half, h4 = h2 * h2;
     const real m = R(ord_by_type)(type, 1, 1, 1.7) * p[ORD_JREL];
-    const real base = -ical * m * (c8 / (c8 + h4 * h4));   /* -ical m / (1 + (half/cajsr)^8) */
-    const real q = cajsr / (cajsr + kt);                   /* 1 / (1 + kt/cajsr) */
+    /* -ical m / (1 + (half/cajsr)^8) and 1 / (1 + kt/cajsr), from one reciprocal */
+    const real u = c8 + h4 * h4, w = cajsr + kt, r = 1 / (u * w);
+    const real base = -ical * m * c8 * w * r, q = cajsr * u * r;
     const real tnp = fmax(bt * q, tmin), tp = fmax((real)1.25 * bt * q, tmin);
-    y[ORD_JRELNP] = R(rush_larsen_outlined)(y[ORD_JRELNP], (real)0.5 * bt * base, tnp, dt);
-    y[ORD_JRELP] = R(rush_larsen_outlined)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, tp, dt);
+    y[ORD_JRELNP] = R(relax_step)(y[ORD_JRELNP], (real)0.5 * bt * base, (greal)tnp, (greal)dt);
+    y[ORD_JRELP] = R(relax_step)(y[ORD_JRELP], (real)0.5 * (real)1.25 * bt * base, (greal)tp, (greal)dt);
     return (1 - fp) * y[ORD_JRELNP] + fp * y[ORD_JRELP];
 }
 
@@ -429,10 +436,11 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     const real jrel = R(ord_jrel)(y, ical, fp, dt, type, p);
     const real kup = 0.004375, kmup = 0.00092, dkmplb = 0.00017, nsr_max = 15;
     const real upf = R(ord_by_type)(type, 1, 1.3, 1) * p[ORD_JUP];
-    const real jupnp = upf * kup * cai / (cai + kmup);
-    const real jupp = upf * (real)2.75 * kup * cai / (cai + kmup - dkmplb);
+    /* (1 - fp) Jupnp + fp Jupp, Jupnp = upf kup cai / (cai + kmup) and
+     * Jupp = 2.75 upf kup cai / (cai + kmup - dkmplb), over one division */
+    const real ua = cai + kmup, ub = ua - dkmplb;
     const real jleak = cansr * ((real)0.0039375 / nsr_max);
-    const real jup = (1 - fp) * jupnp + fp * jupp - jleak;
+    const real jup = upf * kup * cai * ((1 - fp) * ub + fp * (real)2.75 * ua) / (ua * ub) - jleak;
     const real tdiffca = 0.2, ttr = 100;
     const real jdiff = (cass - cai) * (1 / tdiffca), jtr = (cansr - cajsr) * (1 / ttr);
 
