@@ -121,12 +121,13 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
       r.ms_per_step, r.s_per_20000, r.cell_steps_per_s, r.bytes_per_cell_step, r.GBs, r.pct_copy)
   end)
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
-  "`cardiac protocols/ord_heart.lua 1 fp64|fp32 1000 docs/data/ord-heart-h100.csv whole` (the whole box) and "
-    .. "`cardiac protocols/ord_heart.lua 1 fp64|mixed|fp32 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
-    .. "2 x 2 x 2 cells, the default) (H100, 2026-11-22; mixed and the fp64 blocks row 2026-11-24): 250 x 326 x "
+  "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed 500 docs/data/ord-heart-h100.csv whole` (the whole box) and "
+    .. "`cardiac protocols/ord_heart.lua 1 fp32|fp64|mixed 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
+    .. "2 x 2 x 2 cells, the default) (H100, 2026-11-24): 250 x 326 x "
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
     .. "in fp64, 28 gates in fp32; docs/models.md). Published: thesis (P100, blockDS) 264.8 s, about 2,700 s "
-    .. "without blockDS; goal: under 30 s in fp64 (not met: 97.3 s; mixed 47.4 s; fp32 21.4 s).",
+    .. "without blockDS; goal: under 30 s in fp64 (not met: 69.5 s; mixed 31.4 s, 32 s wall for one run of "
+    .. "20,000 steps; fp32 17.8 s). docs/gpu.md items 17-18 say what each change moved.",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
