@@ -54,7 +54,8 @@ const help_entry help_entries[] = {
 "  Fields: name, title, citation, nstate, cell, cells, vmin and vmax (typical range of\n"
 "  the potential), activation (its upstroke threshold). Methods: states, params, rest, get, set, trace.\n"
 "  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
-{"model:states", "model:states() -> list of {name, units, description, rest} of the state variables."},
+{"model:states", "model:states() -> list of {name, units, description, rest, mixed_float} of the state variables\n"
+ "  (mixed_float: the state's values are floats in precision \"mixed\", and the GPU stores it in float)."},
 {"model:params", "model:params() -> list of {name, value, default, units, description}."},
 {"model:rest", "model:rest() -> {state = resting value, ...}"},
 {"model:get", "model:get(name) -> value of a parameter."},

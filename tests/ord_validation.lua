@@ -56,5 +56,12 @@ do
   end
   v:check(gates == 28 and wide == 12, "mixed: %d states hold float values after 50 ms (the 28 gates), " ..
           "%d of the 12 others double", gates, wide)
+  -- :states() names exactly those as stored in float in mixed
+  local named, agree = 0, true
+  for _, st in ipairs(m:states()) do
+    if st.mixed_float then named = named + 1 end
+    if st.mixed_float ~= is_float(tr[st.name][n]) and st.name ~= "V" then agree = false end
+  end
+  v:check(named == 28 and agree, "mixed: states() marks %d states mixed_float, the ones that hold float values", named)
 end
 v:finish()
