@@ -71,7 +71,16 @@ void model_step_cell(const model_inst *m, double *y, double idiff, double istim,
     for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }
 
+double rate_shares_bound(const rate_share *s, int n, const param_info *params, const double *p)
+{
+    double r = 0;
+    for (int i = 0; i < n; i++) r += s[i].rate * p[s[i].param] / params[s[i].param].value;
+    return 2 * r;
+}
+
 double model_rate_bound(const model_inst *m)
 {
-    return m->def->rate_bound ? m->def->rate_bound(m->p) : m->def->max_rate;
+    const model_def *d = m->def;
+    if (d->rate_bound) return d->rate_bound(m->p);
+    return d->rate_shares ? rate_shares_bound(d->rate_shares, d->nrate_shares, d->params, m->p) : d->max_rate;
 }

@@ -41,6 +41,15 @@ typedef struct {
     double value;
 } param_value;
 
+/* One membrane current's share of the reaction's rate bound: the largest
+ * |d(dV/dt)/dV| it contributes (1/ms, other states held) along paced beats at
+ * the default value of `param`, which scales it linearly
+ * (tests/test_rate_bound.c measures them). */
+typedef struct {
+    int param;
+    double rate;
+} rate_share;
+
 typedef struct {
     const char *name, *desc;
     const param_value *values;
@@ -60,7 +69,10 @@ typedef struct model_def {
     int vindex;             /* index of the diffused membrane potential */
     float activation;       /* upstroke threshold for activation times (units of V) */
     float max_rate;         /* bound on |d(dV/dt)/dV| of the reaction, 1/ms, for the dt limit */
-    double (*rate_bound)(const double *p);   /* the same bound for parameters p, or NULL: max_rate */
+    double (*rate_bound)(const double *p);   /* the same bound for parameters p, or NULL: the
+                                                shares' bound, or max_rate */
+    const rate_share *rate_shares;   /* the currents' shares (rate_shares_bound), or NULL */
+    int nrate_shares;
     float vmin, vmax;       /* typical range of V, for pictures */
     const model_preset *presets;   /* named parameter sets (cell types), or NULL */
     int npresets;
@@ -92,6 +104,10 @@ const model_preset *model_find_preset(const model_def *d, const char *name);
 void model_apply_preset(model_inst *m, const model_preset *p);
 /* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */
 double model_rate_bound(const model_inst *m);
+/* Twice the sum of the shares, each scaled by its parameter's ratio to its
+ * default (params): the factor 2 covers what the measured beats do not, such
+ * as stronger stimuli and the trajectories of changed parameters. */
+double rate_shares_bound(const rate_share *s, int n, const param_info *params, const double *p);
 /* Precisions of the state and its arithmetic (precision = "fp32" | "fp64" |
  * "mixed"). Mixed stores and computes in double except the gate kinetics,
  * which are float (core/instances.h); only models with a step_mix have it. */

@@ -38,16 +38,20 @@ static const model_preset presets[] = {
     {"M", "mid-myocardial", mid, 1, NULL},
 };
 
+extern const model_def model_ohara_rudy;
+
 /* dt limit: the RyRs' two transitions out of a state must fit in one step,
  * (k_out1 + k_out2) dt <= 1, and the explicit diffusion between dyads must be
  * stable, 2 dt sum_a D_a / dx^2 <= 1 (the myoplasm's D doubled along z, as in
- * the encoding); as rates r with dt <= 2 / r, beside ORd's own bound. */
+ * the encoding); as rates r with dt <= 2 / r, beside the bound of ORd's
+ * membrane currents (its parameters come first here too). */
 static double rate_bound(const double *p)
 {
     double ryr = 2 * ((p[GR_K_OPEN] > p[GR_K_CLOSE] ? p[GR_K_OPEN] : p[GR_K_CLOSE]) + 1);
     double h2 = p[GR_DYAD_DX] * p[GR_DYAD_DX];
     double cyt = 4 * 4 * p[GR_D_CYT] / h2, sr = 4 * 3 * p[GR_D_SR] / h2;
-    double r = 20;
+    const model_def *ord = &model_ohara_rudy;
+    double r = rate_shares_bound(ord->rate_shares, ord->nrate_shares, ord->params, p);
     if (ryr > r) r = ryr;
     if (cyt > r) r = cyt;
     if (sr > r) r = sr;
@@ -64,7 +68,6 @@ const model_def model_gaur_rudy = {
     .states = states, .rest = gr_rest, .params = params,
     .vindex = ORD_V,
     .activation = -40.0f,
-    .max_rate = 20.0f,
     .rate_bound = rate_bound,
     .vmin = -90.0f, .vmax = 50.0f,
     .presets = presets, .npresets = 3,

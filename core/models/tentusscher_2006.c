@@ -18,6 +18,16 @@ static const var_info states[TP_NSTATE] = {
 #include "tentusscher_2006_rest.h"
 static const param_info params[TP_NPARAM] = {TP_PARAMS(CARDIAC_PARAM_INFO)};
 
+/* The dt limit's reaction bound (core/model.h, rate_shares_bound): each
+ * current's largest |d(dV/dt)/dV| along paced beats, 1/ms, from
+ * tests/test_rate_bound.c (which prints them and checks these against them),
+ * rounded up by 1% to 3 digits; INa's upstroke dominates. Bound at the
+ * defaults: 10.9 /ms. The sarcolemmal pump (g_pca) depends on cai only. */
+static const rate_share shares[] = {
+    {TP_GNA, 4.5}, {TP_GK1, 0.219}, {TP_GKR, 0.0569}, {TP_GKS, 0.0163}, {TP_GTO, 0.151}, {TP_GCAL, 0.435},
+    {TP_PNAK, 0.00364}, {TP_KNACA, 0.0127}, {TP_GPK, 0.0767}, {TP_GCAB, 0.000599}, {TP_GNAB, 0.000294},
+};
+
 static const param_value endo[] = {{TP_CELLTYPE, 0}}, epi[] = {{TP_CELLTYPE, 1}}, mid[] = {{TP_CELLTYPE, 2}};
 static const model_preset presets[] = {
     {"epi", "epicardial (the defaults)", epi, 1, rest_epi},
@@ -34,7 +44,7 @@ const model_def model_tentusscher_2006 = {
     .states = states, .rest = rest_epi, .params = params,
     .vindex = TP_V,
     .activation = -40.0f,
-    .max_rate = 20.0f,
+    .rate_shares = shares, .nrate_shares = sizeof shares / sizeof shares[0],
     .vmin = -90.0f, .vmax = 50.0f,
     .presets = presets, .npresets = 3,
     .step_f32 = tentusscher_2006_step_f32,
