@@ -43,7 +43,8 @@ int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *
         dc->gn[a] = g->n[a];
         if (g->n[a] / dc->dims[a] < (dc->dims[a] > 1 ? ghost : 1)) {
             snprintf(err, errlen, "the grid's %d cells along %c cannot be split over %d ranks: each part "
-                     "needs at least %d cells (the stencil's reach)", g->n[a], "xyz"[a], dc->dims[a], ghost);
+                     "needs at least %d cells, the depth of its ghost layers (the stencil's reach, times the steps "
+                     "a kernel advances on layout 'tplane')", g->n[a], "xyz"[a], dc->dims[a], ghost);
             return -1;
         }
     }

@@ -75,10 +75,13 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
     return 0;
 }
 
-/* This rank's part of the grid: the decomposition and the stored cells. */
-static int setup_part(sim *s, const grid *g, const sim_config *cfg, char *err, size_t errlen)
+/* This rank's part of the grid: the decomposition and the stored cells,
+ * with as many ghost layers as the backend's layout needs (layouts that
+ * advance several steps per kernel need their halo of every state). */
+static int setup_part(sim *s, const backend_ops *be, const grid *g, const sim_config *cfg, char *err, size_t errlen)
 {
-    if (decomp_setup(&s->dc, g, cfg->decomp, cfg->order / 2, err, errlen) != 0) return -1;
+    const int ghost = be->ghost_layers ? be->ghost_layers(s, g, par_size()) : cfg->order / 2;
+    if (decomp_setup(&s->dc, g, cfg->decomp, ghost, err, errlen) != 0) return -1;
     if (decomp_local_grid(&s->dc, g, &s->lg, err, errlen) != 0) return -1;
     for (int a = 0; a < 3; a++) {
         s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];
@@ -117,7 +120,15 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         return NULL;
     }
     grid_recount(&s->g);
-    if (setup_part(s, g, cfg, err, errlen) != 0 || check_blocks(s, cfg, err, errlen) != 0) {
+    s->m = *m;
+    s->order = cfg->order;
+    s->fp64 = cfg->fp64;
+    s->mixed = cfg->mixed;
+    s->tsteps = cfg->tsteps;
+    s->block[0] = cfg->block[0];
+    s->block[1] = cfg->block[1];
+    snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
+    if (setup_part(s, be, g, cfg, err, errlen) != 0 || check_blocks(s, cfg, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
     }
@@ -133,13 +144,6 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         sim_destroy(s);
         return NULL;
     }
-    s->m = *m;
-    s->order = cfg->order;
-    s->fp64 = cfg->fp64;
-    s->mixed = cfg->mixed;
-    s->tsteps = cfg->tsteps;
-    s->block[0] = cfg->block[0];
-    s->block[1] = cfg->block[1];
     /* blockDS under mpirun: on the CPU each rank stores the blocks of its
      * part (ghost layers included) that hold tissue. The GPU backend's split
      * step and exchange work on row-major state, so there each rank stores
@@ -151,7 +155,6 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
                 "the %d ranks stores its part of the box whole (the same results)\n", cfg->blocks[0], cfg->blocks[1],
                 cfg->blocks[2], s->dc.nranks);
     for (int a = 0; a < 3; a++) s->blocks[a] = use_blocks ? cfg->blocks[a] : 0;
-    snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
     s->dt = cfg->dt;
     s->bad_cell = s->bad_gcell = -1;
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }

@@ -94,6 +94,10 @@ typedef struct backend_ops {
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);
+    /* ghost layers per shared face that the backend's layout needs over
+     * nranks ranks, given the whole grid g and the configuration already in s
+     * (model, order, precision, layout, tsteps); NULL: the stencil's reach */
+    int  (*ghost_layers)(const sim *s, const grid *g, int nranks);
 } backend_ops;
 
 struct h5out;

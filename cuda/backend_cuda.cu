@@ -62,6 +62,8 @@ struct cuda_data {
     cudaEvent_t ev_step, ev_inner;
     std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
     std::array<int, 6> inner;               // the rest, which needs no ghost
+    std::array<int, 6> own;                 // all owned cells (view axes)
+    bool xy_split;                          // split along x or y (tplane: no overlap)
     gpu_dyads *dyads;                       // multiscale models: the calcium release units (cuda/dyad_stage.h)
     // phase singularities (core/tips.h), made on first use: the tissue sums'
     // partials, the singular plaquettes found and their count
@@ -150,14 +152,8 @@ static int rank_device()
     return par_local_rank() % n;
 }
 
-int pick_layout(const sim *s)
+static int default_layout(const sim *s, const grid *g)
 {
-    // Split over ranks, the ghost layers are refreshed after every step: a
-    // layout that advances one step per kernel on row-major state.
-    if (s->dc.nranks > 1) return LAYOUT_NAIVE;
-    if (s->blocks[0]) return LAYOUT_BLOCK;
-    for (int l = 0; l < LAYOUT_COUNT; l++)
-        if (!strcmp(s->layout, layout_names[l])) return l;
     // Default: the fastest layout measured on the H100 (docs/performance.md).
     // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
     // third of the bytes per step and whose tiles are long rows with little
@@ -168,23 +164,51 @@ int pick_layout(const sim *s)
     // without tissue; blockDS), fp64 sheets and wider fp64 volumes (not
     // measured faster): one thread per cell (docs/gpu.md).
     int n[3], axis_of[3];
-    make_view(&s->lg, n, axis_of);
+    make_view(g, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
-    if (!small || s->lg.phi || n[2] == 1) return LAYOUT_NAIVE;
+    if (!small || g->phi || n[2] == 1) return LAYOUT_NAIVE;
     if (n[1] == 1) return s->fp64 ? LAYOUT_NAIVE : LAYOUT_TBLOCK;
     if (s->fp64 && n[0] > 256) return LAYOUT_NAIVE;
-    return s->order == 2 && s->lg.ntissue == s->lg.ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
+    return s->order == 2 && g->ntissue == g->ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
+
+// The layout for grid g: the rank's stored cells in one process; under
+// mpirun the whole grid, so that every rank chooses alike, and before the
+// decomposition, whose ghost layers depend on the choice (cuda_ghost_layers).
+static int choose_layout(const sim *s, const grid *g, int nranks)
+{
+    if (s->blocks[0] && nranks == 1) return LAYOUT_BLOCK;
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        if (!strcmp(s->layout, layout_names[l])) return l;
+    // Split over ranks: one step per kernel (naive, ghost layers of V
+    // refreshed after every step) or tplane (K steps per kernel, K ghost
+    // layers of every state refreshed after each kernel); the other layouts
+    // do not run decomposed.
+    const int l = default_layout(s, g);
+    return nranks > 1 && l != LAYOUT_TPLANE ? LAYOUT_NAIVE : l;
+}
+
+static int pick_layout(const sim *s) { return choose_layout(s, s->dc.nranks > 1 ? &s->g : &s->lg, s->dc.nranks); }
 
 // Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
 // few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
 // 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells; docs/performance.md),
 // and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3 0.173 ms; docs/gpu.md, item 16).
-int default_tsteps(const sim *s, int layout)
+static int default_tsteps(const sim *s, const grid *g, int layout)
 {
     int n[3], axis_of[3];
-    make_view(&s->lg, n, axis_of);
+    make_view(g, n, axis_of);
     return layout == LAYOUT_TPLANE && (n[0] > 256 || s->fp64) ? 2 : 3;
+}
+
+// Under mpirun, tplane's ranks hold K ghost layers of every state: a rank's
+// part with them is a z chunk of the one-GPU kernel with its halo planes
+// (cuda/kernels_tplane.cu), advanced K steps between two exchanges.
+static int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
+{
+    const int reach = s->order / 2;
+    if (nranks < 2 || choose_layout(s, g, nranks) != LAYOUT_TPLANE) return reach;
+    return reach * (s->tsteps ? s->tsteps : default_tsteps(s, g, LAYOUT_TPLANE));
 }
 
 // tplane: tiles as wide as the grid up to 512 cells (no x halo), else the
@@ -288,13 +312,23 @@ static void split_boxes(const sim *s, cuda_data *cd)
         hi[v] = a >= 0 ? s->own_hi[a] : 1;
         ilo[v] = lo[v] + (a >= 0 && s->dc.nbr[a][0] >= 0 ? s->dc.ghost : 0);
         ihi[v] = hi[v] - (a >= 0 && s->dc.nbr[a][1] >= 0 ? s->dc.ghost : 0);
+        cd->own[v] = lo[v];
+        cd->own[3 + v] = hi[v];
     }
+    cd->xy_split = false;
+    for (int v = 0; v < 2; v++) cd->xy_split |= axis_of[v] >= 0 && s->dc.dims[axis_of[v]] > 1;
     cd->edges.clear();
-    for (int v = 2; v >= 0; v--) {            // peel slabs off the remaining box, z first
+    // peel slabs off the remaining box, z first; a part thinner than two
+    // ghost widths is all edge (the exchange reads its cells), no interior
+    for (int v = 2; v >= 0; v--) {
         std::array<int, 6> b = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
-        if (ilo[v] > lo[v]) { b[3 + v] = ilo[v]; cd->edges.push_back(b); lo[v] = ilo[v]; }
+        if (ilo[v] > lo[v]) { b[3 + v] = std::min(ilo[v], hi[v]); cd->edges.push_back(b); lo[v] = b[3 + v]; }
         b = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
-        if (ihi[v] < hi[v] && ihi[v] >= lo[v]) { b[v] = ihi[v]; cd->edges.push_back(b); hi[v] = ihi[v]; }
+        if (ihi[v] < hi[v]) {
+            b[v] = std::max(ihi[v], lo[v]);
+            if (b[v] < hi[v]) cd->edges.push_back(b);
+            hi[v] = b[v];
+        }
     }
     cd->inner = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
 }
@@ -416,9 +450,9 @@ static int check_tplane_block(const sim *s, const int n[3], int bx, int by, char
 
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
-    if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive")) {
-        snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" "
-                 "(the default under MPI)", s->layout);
+    if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "tplane")) {
+        snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" or "
+                 "\"tplane\"", s->layout);
         return -1;
     }
     const model_def *md = s->m.def;
@@ -442,7 +476,8 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     make_view(g, n, axis_of);
     cd->layout = pick_layout(s);
     cd->esize = s->fp64 ? sizeof(double) : sizeof(float);
-    if (layout_temporal(cd->layout) && !s->tsteps) s->tsteps = default_tsteps(s, cd->layout);
+    if (layout_temporal(cd->layout) && !s->tsteps)
+        s->tsteps = default_tsteps(s, s->dc.nranks > 1 ? &s->g : &s->lg, cd->layout);
     if (!layout_temporal(cd->layout)) s->tsteps = 0;
     snprintf(s->layout, sizeof s->layout, "%s", layout_names[cd->layout]);
 
@@ -606,6 +641,19 @@ static launch_ctx current_ctx(sim *s)
     return c;
 }
 
+// One launch on stream st updating box b (view axes, lo then hi) of a
+// decomposed run's owned cells; none where b is empty (a thin part's interior).
+static void launch_box(launch_ctx &c, const std::array<int, 6> &b, cudaStream_t st, void (*launch)(const launch_ctx &))
+{
+    for (int a = 0; a < 3; a++) {
+        c.lo[a] = b[a];
+        c.hi[a] = b[3 + a];
+        if (c.lo[a] >= c.hi[a]) return;
+    }
+    c.stream = st;
+    launch(c);
+}
+
 // One step of a decomposed run: the boundary layers on `compute`, the
 // interior on `interior` meanwhile, then V's ghost layers exchanged on
 // `compute` while the interior finishes; the next step waits for both.
@@ -615,11 +663,7 @@ static void split_step(sim *s, launch_ctx &c)
     const int vi = s->m.def->vindex;
     CU(s, cudaEventRecord(cd->ev_step, cd->compute));
     CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
-    auto run = [&](const std::array<int, 6> &b, cudaStream_t st) {
-        for (int a = 0; a < 3; a++) { c.lo[a] = b[a]; c.hi[a] = b[3 + a]; }
-        c.stream = st;
-        launch_naive(c);
-    };
+    auto run = [&](const std::array<int, 6> &b, cudaStream_t st) { launch_box(c, b, st, launch_naive); };
     for (const auto &b : cd->edges) run(b, cd->compute);
     run(cd->inner, cd->interior);
     c.stream = cd->compute;
@@ -627,6 +671,34 @@ static void split_step(sim *s, launch_ctx &c)
     std::swap(cd->state[vi], cd->next[vi]);   // naive: only V is double-buffered
     if (!s->halo_off) gpu_exchange_run(cd->xchg, s, vi, cd->state[vi], cd->compute);
     CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
+}
+
+// k steps (k <= K) of a decomposed run on layout tplane, whose ghost zones
+// are K layers of every state: split along z only, the owned planes next to
+// each shared face first (split_boxes: K planes deep), then the inner planes
+// on `interior` while every state's ghost layers are exchanged on `compute`,
+// once per launch instead of once per step; split along x or y, all owned
+// cells in one launch, then the exchange. The kernel writes only the owned
+// box it is given (c.lo, c.hi) and reads the K planes around it.
+static void split_tplane_step(sim *s, launch_ctx &c)
+{
+    cuda_data *cd = data(s);
+    const int ns = s->m.def->nstate;
+    auto run = [&](const std::array<int, 6> &b, cudaStream_t st) { launch_box(c, b, st, launch_tplane); };
+    if (cd->xy_split) {
+        run(cd->own, cd->compute);
+    } else {
+        CU(s, cudaEventRecord(cd->ev_step, cd->compute));
+        CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
+        for (const auto &b : cd->edges) run(b, cd->compute);
+        run(cd->inner, cd->interior);
+        CU(s, cudaEventRecord(cd->ev_inner, cd->interior));
+    }
+    c.stream = cd->compute;
+    for (int v = 0; v < ns; v++) std::swap(cd->state[v], cd->next[v]);
+    if (!s->halo_off)
+        for (int v = 0; v < ns; v++) gpu_exchange_run(cd->xchg, s, v, cd->state[v], cd->compute);
+    if (!cd->xy_split) CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
 static int cuda_dyads_init(sim *s, char *err, size_t errlen)
@@ -669,8 +741,9 @@ static void cuda_step(sim *s, long nsteps)
         c.step0 = s->nstep + done;
         if (cd->dyads) dyad_stage(s, cd, c.step0);
         for (int v = 0; v < ns; v++) { c.in[v] = cd->state[v]; c.out[v] = cd->next[v]; }
-        if (cd->xchg) {            // split over ranks (naive layout)
-            split_step(s, c);
+        if (cd->xchg) {            // split over ranks
+            if (cd->layout == LAYOUT_TPLANE) split_tplane_step(s, c);
+            else split_step(s, c);
             done += k;
             continue;
         }
@@ -1151,6 +1224,7 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;
+        ops.ghost_layers = cuda_ghost_layers;
     }
     return &ops;
 }

@@ -39,6 +39,16 @@
 // not overwrite them, level K-1's ring has a fourth slot (docs/gpu.md, item
 // 16: 6.6% at 512^3 fp32).
 //
+// Under mpirun (split_tplane_step, cuda/backend_cuda.cu) a rank stores its
+// owned cells with K ghost layers of every state on each face it shares: a
+// launch writes only the box it is given (the owned planes [zb, ze), and
+// columns and rows under a split along x or y) and reads the K planes beyond
+// it, which are then the ghost planes, as the halo planes of a z chunk are.
+// A ghost column or row that the kernel treats as the box's face computes
+// wrong values at the levels below K, but no owned cell's K-step value
+// depends on them (level l's values are right from l cells inside the
+// stored box on), and they are not written.
+//
 // Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
 // neighbour reads as the cell itself), applied by selects on the neighbour's
 // value, so that every cell computes the naive kernel's expression: the
@@ -88,6 +98,9 @@ struct tplane_geom {
     int hx, hy;           // halo columns and rows each side (0 where one tile spans the axis)
     int cx, cy;           // core (written) columns and rows of a tile
     int zc;               // planes per block
+    int zb, ze;           // planes written, [zb, ze): all, or a rank's owned planes (its ghost planes are
+                          // the blocks' halo planes)
+    int ox0, ox1, oy0, oy1;   // columns and rows written (a rank's owned ones under a split along x or y)
 };
 
 // Levels a cell at tile position t (of w, first global index g - t) can
@@ -122,7 +135,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     const int gx = blockIdx.x * g.cx - g.hx + tx;
     const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
     const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
-    const int z0 = blockIdx.z * g.zc, z1 = min(nz, z0 + g.zc);
+    const int z0 = g.zb + blockIdx.z * g.zc, z1 = min(g.ze, z0 + g.zc);
 
     // Per cell k: the levels it computes (bits 0-2), whether it is in the
     // box (bit 3) and whether the last level writes it (bit 4).
@@ -136,7 +149,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         const int r = ty0 + k * g.RP, gy = gy0 + k * g.RP;
         const int d = min(dx, edge_depth<K>(r, TY, gy, ny));
         const bool inbox = gx >= 0 && gx < nx && gy >= 0 && gy < ny;
-        const bool core = inbox && d == K && xcore && r >= g.hy && r < TY - g.hy;
+        const bool owned = gx >= g.ox0 && gx < g.ox1 && gy >= g.oy0 && gy < g.oy1;
+        const bool core = inbox && owned && d == K && xcore && r >= g.hy && r < TY - g.hy;
         info |= (info_t)(d | inbox << 3 | core << 4) << (5 * k);
     }
     const bool xlo = gx == 0, xhi = gx == nx - 1;
@@ -373,13 +387,20 @@ struct tplane_launch {
         // which fill and drain the pipeline), so that the blocks fill the GPU
         // without a last wave of a few blocks costing a whole chunk's time
         const long tiles = tiles_x * tiles_y, slots = (long)sms * per_sm;
+        const int nzw = c.hi[2] - c.lo[2];   // planes written
         long best = -1;
-        for (int ch = 1; ch <= std::min(c.n[2], 256); ch++) {
-            const int zc = (c.n[2] + ch - 1) / ch;
+        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
+            const int zc = (nzw + ch - 1) / ch;
             const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
             if (best < 0 || cost < best) { best = cost; g.zc = zc; }
         }
-        dim3 grid(tiles_x, tiles_y, (c.n[2] + g.zc - 1) / g.zc);
+        g.zb = c.lo[2];
+        g.ze = c.hi[2];
+        g.ox0 = c.lo[0];
+        g.ox1 = c.hi[0];
+        g.oy0 = c.lo[1];
+        g.oy1 = c.hi[1];
+        dim3 grid(tiles_x, tiles_y, (nzw + g.zc - 1) / g.zc);
         kernel<<<grid, g.W * g.RP, smem, c.stream>>>(make_args<M, T>(c), g);
     }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>

@@ -72,7 +72,7 @@ struct launch_ctx {
     int fold;                         // p holds the model's defaults (kernels may fold them)
     long long step0;                  // steps taken before this launch (for NaN reports)
     unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
-    int lo[3], hi[3];                 // naive: the view's cells to update, [lo, hi) per axis
+    int lo[3], hi[3];                 // naive, tplane: the view's cells to update, [lo, hi) per axis
     int bx, by;                       // thread block shape
     int tsteps;                       // time steps in this launch (tblock)
     tower_geom tower;

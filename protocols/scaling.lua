@@ -1,8 +1,9 @@
 -- Strong and weak scaling of the Karma step (fp32, thesis initial condition,
 -- eq. 5.4/5.5) over the ranks of an MPI job, one GPU per rank (issue 4).
---   mpirun -np N cardiac protocols/scaling.lua [CSV] [BACKEND] [CASES]
+--   mpirun -np N cardiac protocols/scaling.lua [CSV] [BACKEND] [CASES] [LAYOUT]
 -- CASES: comma-separated "strong256", "strong512", "strong1024", "weak512"
--- (default "strong256,strong512,weak512"). Each case prints and appends to CSV
+-- (default "strong256,strong512,weak512"); LAYOUT: a GPU layout ("naive" or
+-- "tplane"), default the simulation's default. Each case prints and appends to CSV
 -- (default results/scaling.csv) one row per run: ms per step (median of the
 -- repetitions after a warm-up, on the slowest rank), the time of 20,000 steps,
 -- and the ms per step spent in the halo exchange (not hidden by compute).
@@ -11,6 +12,7 @@
 local csv = arg[1] or "results/scaling.csv"
 local backend = arg[2] or "cuda"
 local want = arg[3] or "strong256,strong512,weak512"
+local layout = arg[4] ~= "" and arg[4] or nil
 local P = cardiac.ranks
 local cases = {}
 for name in want:gmatch("[^,]+") do
@@ -26,22 +28,23 @@ local rows = {}
 for _, c in ipairs(cases) do
   local n = c.n
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = n, dx = 0.5}, model = "karma", dt = 0.05, D = 0.1,
-                                 backend = backend, precision = "fp32"}
+                                 backend = backend, precision = "fp32", layout = layout}
   sim:set("v", 0.5)
   sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * 0.5})
   local steps = n[1] >= 1024 and 500 or 2000
   local b = sim:benchmark{steps = steps, ["repeat"] = 5, warmup = 200}
-  local row = {case = c.name, ranks = P, nx = n[1], ny = n[2], nz = n[3], ms_per_step = b.per_step,
+  local lay = (sim.layout or backend) .. (sim.tsteps and (" K=" .. sim.tsteps) or "")
+  local row = {case = c.name, ranks = P, layout = lay, nx = n[1], ny = n[2], nz = n[3], ms_per_step = b.per_step,
                s_20k = b.per_step * 20, exchange_ms = b.exchange_per_step, gpu = gpu, date = date,
                command = "mpirun -np " .. P .. " cardiac protocols/scaling.lua"}
   rows[#rows + 1] = row
-  print(("%-11s ranks %d  %dx%dx%d  %.4f ms/step  %.2f s per 20,000 steps  exchange %.4f ms/step"):format(
-    c.name, P, n[1], n[2], n[3], row.ms_per_step, row.s_20k, row.exchange_ms))
+  print(("%-11s ranks %d  %s  %dx%dx%d  %.4f ms/step  %.2f s per 20,000 steps  exchange %.4f ms/step"):format(
+    c.name, P, lay, n[1], n[2], n[3], row.ms_per_step, row.s_20k, row.exchange_ms))
   sim:close()
 end
 if cardiac.rank == 0 then
   os.execute("mkdir -p \"$(dirname '" .. csv .. "')\"")
-  local cols = {"case", "ranks", "nx", "ny", "nz", "ms_per_step", "s_20k", "exchange_ms", "gpu", "date", "command"}
+  local cols = {"case", "ranks", "layout", "nx", "ny", "nz", "ms_per_step", "s_20k", "exchange_ms", "gpu", "date", "command"}
   local exists = io.open(csv, "r")
   if exists then exists:close() end
   local f = assert(io.open(csv, "a"))

@@ -16,14 +16,16 @@ for line in io.lines(path) do
     rows[#rows + 1] = r
   end
 end
+-- rows written before the layout column ran the only layout then decomposed
+for _, r in ipairs(rows) do r.layout = r.layout or "naive" end
 local one = {}
-for _, r in ipairs(rows) do if r.ranks == 1 then one[r.case] = r.ms_per_step end end
-print("| case | GPUs | grid | ms/step | 20,000 steps | efficiency | exchange ms/step (share) |")
-print("|---|---|---|---|---|---|---|")
+for _, r in ipairs(rows) do if r.ranks == 1 then one[r.case .. r.layout] = r.ms_per_step end end
+print("| case | GPUs | layout | grid | ms/step | 20,000 steps | efficiency | exchange ms/step (share) |")
+print("|---|---|---|---|---|---|---|---|")
 for _, r in ipairs(rows) do
-  local t1 = one[r.case]
+  local t1 = one[r.case .. r.layout]
   local eff = t1 and (r.case:match("^weak") and t1 / r.ms_per_step or t1 / (r.ranks * r.ms_per_step))
-  print(("| %s | %d | %dx%dx%d | %.4f | %.2f s | %s | %.4f (%.0f%%) |"):format(r.case, r.ranks, r.nx, r.ny, r.nz,
+  print(("| %s | %d | %s | %dx%dx%d | %.4f | %.2f s | %s | %.4f (%.0f%%) |"):format(r.case, r.ranks, r.layout, r.nx, r.ny, r.nz,
     r.ms_per_step, r.s_20k, eff and ("%.0f%%"):format(100 * eff) or "-", r.exchange_ms,
     100 * r.exchange_ms / r.ms_per_step))
 end

@@ -1,13 +1,16 @@
 -- One decomposed run for tests/mpi_decomp.sh: the same script under
 -- `mpirun -np N` must write the same file as in one process (bitwise).
---   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND [STENCIL]]
+--   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND [STENCIL [LAYOUT [full]]]]
 -- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1"; STENCIL: 2 or 4
 -- (4: two ghost layers per face), or "phase": second order on a phase field
--- whose hole has a tanh border.
+-- whose hole has a tanh border; LAYOUT: a GPU layout, or "auto" (the
+-- default); "full": no hole in the tissue (the layouts' unmasked kernels).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
 local order = phase and 2 or tonumber(arg[5] or "2")
+local layout = arg[6] ~= "auto" and arg[6] or nil
+local full = arg[7] == "full"
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -26,12 +29,12 @@ if phase then
   end}
 else
   mesh = cardiac.mesh{n = n, dx = 0.25}
-  mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false)
+  if not full then mesh:set_tissue(cardiac.sphere{center = centre, radius = 1.1}, false) end
 end
 local model = cardiac.model("karma")
 local function make()
   local s = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
-    stencil = order,
+    stencil = order, layout = layout,
     stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
                                 amplitude = 8, duration = 1, start = 0},
                cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,
@@ -86,7 +89,7 @@ for _, t in ipairs{sim:tips{centre = {1, 0.5}}, sim:tips{}} do
   for _, p in ipairs(t) do txt[#txt + 1] = ("(%.9g %.9g %.9g %s)"):format(p.x, p.y, p.z or 0, p.charge or p.faces) end
   tips[#tips + 1] = #t .. " " .. table.concat(txt, " ")
 end
-print(("ranks %d  decomp %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  ecg %d %.7g  tips %s  means %s  restored diff %g")
-  :format(cardiac.ranks, split, sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, #e.t, esum, tips[1],
+print(("ranks %d  decomp %s  layout %s %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  ecg %d %.7g  tips %s  means %s  restored diff %g")
+  :format(cardiac.ranks, split, sim.layout or "-", sim.tsteps or "-", sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, #e.t, esum, tips[1],
           tips[2], dmax))
 sim:close()
