@@ -492,7 +492,10 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         return -1;
     }
     b.order = s->order;
-    b.masked = g->ntissue != g->ncells || cd->layout == LAYOUT_BLOCK;   // blockDS always keeps flags
+    // blockDS always keeps flags, and so does a phase field: the kernels take
+    // its diffusion on their masked path, also where it leaves no cell out
+    // (a phase field positive everywhere ran the plain stencil until 2026-11-24)
+    b.masked = g->ntissue != g->ncells || cd->layout == LAYOUT_BLOCK || g->phi;
     for (int a = 0; a < 3; a++) { b.n[a] = n[a]; b.lo[a] = 0; b.hi[a] = n[a]; }
     if ((long long)n[0] * n[1] >= 1LL << 30) {   // the kernels index within a plane with 32 bits
         snprintf(err, errlen, "grid planes of %d x %d cells are too large for the cuda backend (at most 2^30 cells)",
