@@ -258,6 +258,12 @@ void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
     case LAYOUT_NAIVE: *bx = 32; *by = 8; break;
     default: *bx = 32; *by = 8; break;      // thesis: best towerDS block on the P100
     }
+    // naive with the state in shared memory (ORd in fp64, mixed): 128 threads
+    const int most = block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4);
+    while (layout == LAYOUT_NAIVE && *bx * *by > most) {
+        if (*by > 1) *by /= 2;
+        else *bx /= 2;
+    }
     if (s->block[0] > 0) { *bx = s->block[0]; *by = n[1] == 1 ? 1 : s->block[1]; }
 }
 
@@ -511,10 +517,11 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  b.bx, b.by, 2 * r + 1);
         return -1;
     }
-    if (cd->layout == LAYOUT_BLOCK && b.bx * b.by > block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4)) {
-        snprintf(err, errlen, "thread block %d x %d is not usable with blocks and model '%s' in %s: its step kernel "
-                 "takes at most %d threads", b.bx, b.by, s->m.def->name, model_precision_name(sim_precision(s)),
-                 block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4));
+    if ((cd->layout == LAYOUT_BLOCK || cd->layout == LAYOUT_NAIVE) &&
+        b.bx * b.by > block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4)) {
+        snprintf(err, errlen, "thread block %d x %d is not usable with layout '%s' and model '%s' in %s: its step "
+                 "kernel takes at most %d threads", b.bx, b.by, layout_names[cd->layout], s->m.def->name,
+                 model_precision_name(sim_precision(s)), block_kernel_max_threads(s->m.def->nstate, s->fp64 ? 8 : 4));
         return -1;
     }
     if (cd->layout == LAYOUT_TPLANE && check_tplane_block(s, n, b.bx, b.by, err, errlen) != 0) return -1;

@@ -18,10 +18,17 @@ __device__ __forceinline__ T global_axis(const T *Vc, int s, T v0, unsigned f)
     return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
 }
 
-// What one cell needs for its update, gathered with loads only.
+// Models with many states in double precision (ORd in fp64 and "mixed")
+// keep the cell's state in shared memory during the step, in blocks of 128
+// threads, as the blockDS kernel does (kernels_block.cu; docs/gpu.md, items
+// 18 and 19): the registers then fit five blocks (20 warps) on an SM.
+template <class M, class T>
+__host__ __device__ constexpr bool naive_state_shared() { return block_kernel_max_threads(M::nstate, sizeof(T)) == 128; }
+
+// What one cell needs for its update, gathered with loads only; its state
+// goes to y (registers, or shared memory).
 template <class M, class T>
 struct naive_cell {
-    T y[M::nstate];
     T diff, stim;
     bool tissue;
     unsigned char set;   // parameter set (general variant with regional parameters)
@@ -32,7 +39,7 @@ struct naive_cell {
 // boundary logic), then the diffusion term. Cells outside the tissue load V
 // only (the kernel copies it) when the model has many states.
 template <class M, class T, int ORDER, bool MASKED, bool LABELS>
-__device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, int j, int k, size_t c,
+__device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, int j, int k, size_t c, T *y,
                                              naive_cell<M, T> &q)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
@@ -48,19 +55,19 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
         fl = a.flags[c];
         if (!(fl & FLAG_SELF)) {
             q.tissue = false;
-            q.y[VI] = Vc[0];
+            y[VI] = Vc[0];
             return;
         }
     }
 #pragma unroll
-    for (int v = 0; v < NS; v++) q.y[v] = load_state<M>(a.in, v, c);
+    for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, c);
     q.stim = a.istim ? a.istim[c] : (T)0;
     // the cell's parameter set, loaded with its state: read at the step, its
     // latency (and then its row's) came on top of the state's (docs/gpu.md, item 9)
     if (LABELS && a.plabel) q.set = a.plabel[c];
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
-    const T v0 = q.y[VI];
+    const T v0 = y[VI];
     if (MASKED && a.phi) {   // phase-field meshes (second order, always masked)
         const int st[3] = {1, sy, sz};
         q.diff = phase_diffusion<T>(a.in[VI], a.phi, c, v0, fl, a.coef, a.n,
@@ -76,13 +83,24 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     }
 }
 
+// Launch bounds: 128 threads and five blocks an SM with the state in shared
+// memory; else 256 threads and no minimum of blocks (0: unspecified), which
+// lets ptxas hold the registers where it did before the shared variant
+// (ORd fp32 128, Karma 32). A minimum of 1 raised them (ORd fp32 to 168,
+// Karma to 40: fewer warps an SM) and cost the fp32 models 7-18% on the
+// 256^3 box (H100, 2026-11-24; docs/gpu.md, item 19).
+//
 // Offsets inside a plane and between neighbouring planes are 32-bit (the
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
 template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC>
-__global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
+__global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), naive_state_shared<M, T>() ? 5 : 0)
+    k_naive(const step_args<M, T> a)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
+    constexpr bool SHARED = naive_state_shared<M, T>();
+    static_assert(!SHARED || ZC == 1, "naive: the state in shared memory holds one cell a thread");
+    extern __shared__ __align__(16) unsigned char naive_state[];
     // the box [lo, hi) of the view: all of it, or (split over ranks) the
     // boundary layers and the interior in separate launches
     const int i = a.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
@@ -92,22 +110,37 @@ __global__ void __launch_bounds__(256) k_naive(const step_args<M, T> a)
     const int sz = a.n[0] * a.n[1];
     const size_t c0 = (size_t)k0 * sz + (j * a.n[0] + i);
     naive_cell<M, T> q[ZC];
+    // the states: in registers, or this thread's NS values in shared memory;
+    // the empty asm statements with a memory clobber keep the compiler from
+    // carrying the stored values across them in registers (kernels_block.cu)
+    // (registers: cell z's own array, as the compiler keeps in registers
+    // only arrays indexed by constants; a table of pointers to them cost the
+    // fp32 models up to 18%)
+    T yr[ZC][SHARED ? 1 : NS];
+    auto y = [&](int z) -> T * {
+        if constexpr (SHARED) return (T *)naive_state + (threadIdx.y * blockDim.x + threadIdx.x) * NS;
+        else return yr[z];
+    };
 #pragma unroll
     for (int z = 0; z < ZC; z++)
-        if (z == 0 || k0 + z < a.hi[2]) naive_gather<M, T, ORDER, MASKED, !FOLD>(a, i, j, k0 + z, c0 + (size_t)z * sz, q[z]);
+        if (z == 0 || k0 + z < a.hi[2])
+            naive_gather<M, T, ORDER, MASKED, !FOLD>(a, i, j, k0 + z, c0 + (size_t)z * sz, y(z), q[z]);
+    if constexpr (SHARED) asm volatile("" ::: "memory");
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
 #pragma unroll
     for (int z = 0; z < ZC; z++) {
         if (z > 0 && k0 + z >= a.hi[2]) break;
         const size_t c = c0 + (size_t)z * sz;
-        if (!q[z].tissue) { a.out[VI][c] = q[z].y[VI]; continue; }
+        T *yz = y(z);
+        if (!q[z].tissue) { a.out[VI][c] = yz[VI]; continue; }
         if constexpr (!FOLD)
             if (a.plabel) params_of_set(a, q[z].set, p);
-        M::step(q[z].y, q[z].diff, q[z].stim, a.dt, p);
-        check_finite<NS>(q[z].y, c, a.step0 + 1, a.bad);
+        M::step(yz, q[z].diff, q[z].stim, a.dt, p);
+        if constexpr (SHARED) asm volatile("" ::: "memory");
+        check_finite<NS>(yz, c, a.step0 + 1, a.bad);
 #pragma unroll
-        for (int v = 0; v < NS; v++) store_state<M>(a.out, v, c, q[z].y[v]);
+        for (int v = 0; v < NS; v++) store_state<M>(a.out, v, c, yz[v]);
     }
 }
 
@@ -127,7 +160,13 @@ struct naive_launch {
         const int w[3] = {c.hi[0] - c.lo[0], c.hi[1] - c.lo[1], c.hi[2] - c.lo[2]};
         if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
         dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
-        k_naive<M, T, ORDER, MASKED, FOLD, ZC><<<grid, block, 0, c.stream>>>(make_args<M, T>(c));
+        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC>;
+        constexpr size_t state_bytes = naive_state_shared<M, T>() ? M::nstate * sizeof(T) : 0;
+        constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));   // cuda_init holds blocks to it
+        static const bool sized = state_bytes &&
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes)) == cudaSuccess;
+        (void)sized;
+        kernel<<<grid, block, (size_t)c.bx * c.by * state_bytes, c.stream>>>(make_args<M, T>(c));
     }
 };
 

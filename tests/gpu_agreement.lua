@@ -320,15 +320,20 @@ for _, blocks in ipairs{false, 3} do
   back:close()
 end
 
--- blockDS runs ORd in fp64 and "mixed" in thread blocks of at most 128
--- (its state in shared memory, cuda/kernels_block.cu): a larger block = {...}
--- is refused when the simulation is made, naming the limit, not at launch.
+-- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
+-- 128 (its state in shared memory, cuda/kernels_block.cu, kernels_naive.cu):
+-- a larger block = {...} is refused when the simulation is made, naming the
+-- limit, not at launch.
 if not self_check then
   for _, precision in ipairs{"fp64", "mixed"} do
-    local ok, err = pcall(cardiac.simulation, {mesh = cardiac.mesh{n = {9, 7, 5}, dx = 0.25}, model = "ohara_rudy",
-                          dt = 0.05, D = 0.1, precision = precision, backend = "cuda", blocks = 3, block = {256, 1}})
-    check(not ok and tostring(err):find("at most 128 threads", 1, true) ~= nil,
-          ("ORd %s, blocks, block = {256, 1}: refused before the run (%s)"):format(precision, tostring(err)))
+    for _, how in ipairs{{blocks = 3, block = {256, 1}, name = "blocks"}, {block = {32, 8}, name = "naive"}} do
+      local ok, err = pcall(cardiac.simulation, {mesh = cardiac.mesh{n = {9, 7, 5}, dx = 0.25}, model = "ohara_rudy",
+                            dt = 0.05, D = 0.1, precision = precision, backend = "cuda", blocks = how.blocks,
+                            block = how.block})
+      check(not ok and tostring(err):find("at most 128 threads", 1, true) ~= nil,
+            ("ORd %s, %s, block = {%d, %d}: refused before the run (%s)"):format(precision, how.name, how.block[1],
+              how.block[2], tostring(err)))
+    end
   end
 end
 
