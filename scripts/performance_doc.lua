@@ -108,13 +108,16 @@ end
 -- The cell models on one GPU (issue 5): protocols/models_256.lua and the ORd
 -- heart of protocols/ord_heart.lua.
 csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (one H100)",
-  "`cardiac protocols/models_256.lua 256 docs/data/models-256-h100.csv` (H100 80GB HBM3, 2026-11-22): "
-    .. "dx 0.25 mm, D 0.1 mm^2/ms, a planar wave from z = 0, the default layout (naive for volumes), median of 3 x "
-    .. "100-1000 steps after a warm-up (CUDA events). Bytes: every state read and written once per "
-    .. "cell-step; measured copy bandwidth about 2,990 GB/s. FLOPs per cell-step, measured with Nsight "
-    .. "Compute for ORd only: about 1,100 fp32 (plus about 360 hardware exp2/log2/rcp) and 6,800 fp64 "
-    .. "(docs/gpu.md, item 6): the fp64 detailed models are bound by their software fp64 math, not "
-    .. "by memory.",
+  "`cardiac protocols/models_256.lua 256 docs/data/models-256-h100.csv` (H100 80GB HBM3, 2026-11-24): "
+    .. "dx 0.25 mm, D 0.1 mm^2/ms, a planar wave from z = 0, the default layout (`tplane` for the two-state "
+    .. "models, which moves the state once per 3 steps, so their GB/s, counted at one read and write per step, "
+    .. "exceed the copy bandwidth; naive for the others, ORd in fp64 and mixed with its state in shared "
+    .. "memory, docs/gpu.md item 19), median of 3 x 100-1000 steps after a warm-up (CUDA events). Bytes: every "
+    .. "state read and written once per cell-step (mixed: the 28 gates in fp32); measured copy bandwidth about "
+    .. "2,980 GB/s. FLOPs per tissue cell-step of ORd, measured with Nsight Compute on the heart's kernel "
+    .. "(docs/gpu.md, item 19): fp64 about 6,030 fp64 (and 220 fp32); mixed about 1,080 fp64 and 630 fp32; "
+    .. "fp32 about 1,100 fp32 (2026-11-22): the fp64 detailed models are bound by their software fp64 math and "
+    .. "their bytes together.",
   {"model", "precision", "dt (ms)", "ms/step", "20,000 steps", "cell-steps/s", "B/cell-step", "GB/s", "% of copy"},
   function(r)
     return ("| %s | %s | %g | %.4f | %.1f s | %.3g | %d | %.0f | %.0f%% |"):format(r.model, r.precision, r.dt_ms,
@@ -127,7 +130,10 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
     .. "in fp64, 28 gates in fp32; docs/models.md). Published: thesis (P100, blockDS) 264.8 s, about 2,700 s "
     .. "without blockDS; goal: under 30 s in fp64 (not met: 69.5 s; mixed 31.4 s, 32 s wall for one run of "
-    .. "20,000 steps; fp32 17.8 s). docs/gpu.md items 17-18 say what each change moved.",
+    .. "20,000 steps; fp32 17.8 s; out of reach in fp64, whose fp64 pipe and bytes alone need 28 s each). "
+    .. "The whole-box fp64 and mixed rows were remeasured after the naive kernel took the state into shared "
+    .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu.md items 17-19 say what "
+    .. "each change moved.",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
