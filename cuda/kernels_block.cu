@@ -52,8 +52,16 @@ __device__ __forceinline__ void block_gather(const block_map &bm, size_t q, cons
 // (docs/gpu.md, item 18).
 template <class M, class T>
 __host__ __device__ constexpr bool block_state_shared() { return block_kernel_max_threads(M::nstate, sizeof(T)) == 128; }
+// The others leave the minimum of blocks unspecified (0), with which ptxas
+// holds their registers lower than with an explicit 1 (TP06 fp32 59 against
+// 91, Karma 32 against 40: heart, blocks of 2, 8% faster), except models with
+// many states (ORd fp32: 128 registers with 1, 104 with 0, which ran 3%
+// slower; docs/gpu.md, item 19).
 template <class M, class T>
-__host__ __device__ constexpr int block_kernel_min_blocks() { return block_state_shared<M, T>() ? 5 : 1; }
+__host__ __device__ constexpr int block_kernel_min_blocks()
+{
+    return block_state_shared<M, T>() ? 5 : M::nstate >= 32 ? 1 : 0;
+}
 
 template <class M, class T, int ORDER, bool FOLD>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), block_kernel_min_blocks<M, T>())
