@@ -73,10 +73,13 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     const size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (q >= nstore) return;
     const T *V = a.in[VI];
+    // The flags, the face-table entries, the stimulus and the state are
+    // loaded together, before the test of the flags, so that a warp waits
+    // for memory once before the neighbours' V and once for them; the test
+    // first made the flags a round trip of their own. A stored cell without
+    // tissue (4% of the heart's with blocks of 2) then loads its state for
+    // nothing (docs/gpu.md, item 19).
     const unsigned fl = a.flags[q];            // 0 for padding past the box's end
-    if (!(fl & FLAG_SELF)) { a.out[VI][q] = V[q]; return; }
-    // The face-table loads first, so that they are in flight with the
-    // state's (one wait for memory, not two, before the neighbours' V).
     const T stim = a.istim ? a.istim[q] : (T)0;
     int l[3];
     block_local(&a.blocks, q, l);
@@ -93,6 +96,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 #pragma unroll
     for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, q);
     if constexpr (SHARED) asm volatile("" ::: "memory");
+    if (!(fl & FLAG_SELF)) { a.out[VI][q] = y[VI]; return; }
     auto at = [&](int ax, int off) { return (size_t)idx[ax][R + off]; };
     const T v0 = y[VI];
     T diff = 0;

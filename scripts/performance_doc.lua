@@ -129,8 +129,9 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "2 x 2 x 2 cells, the default) (H100, 2026-11-24): 250 x 326 x "
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
     .. "in fp64, 28 gates in fp32; docs/models.md). Published: thesis (P100, blockDS) 264.8 s, about 2,700 s "
-    .. "without blockDS; goal: under 30 s in fp64 (not met: 69.5 s; mixed 31.4 s, 32 s wall for one run of "
-    .. "20,000 steps; fp32 17.8 s; out of reach in fp64, whose fp64 pipe and bytes alone need 28 s each). "
+    .. "without blockDS; goal: under 30 s in fp64 (not met: 66.2 s; mixed 30.9 s; fp32 17.0 s; out of reach in "
+    .. "fp64, whose fp64 pipe and bytes alone need 28 s each). The blockDS rows are from the build with the "
+    .. "flags loaded beside the state (docs/gpu.md item 19, 2026-11-24). "
     .. "The whole-box fp64 and mixed rows were remeasured after the naive kernel took the state into shared "
     .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu.md items 17-19 say what "
     .. "each change moved.",
