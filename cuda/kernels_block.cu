@@ -51,7 +51,7 @@ __device__ __forceinline__ void block_gather(const block_map &bm, size_t q, cons
 // H100 heart: fp64 3.88 -> 3.36 ms, mixed 1.75 -> 1.63 ms per step
 // (docs/gpu.md, item 18).
 template <class M, class T>
-__host__ __device__ constexpr bool block_state_shared() { return block_kernel_max_threads(M::nstate, sizeof(T)) == 128; }
+__host__ __device__ constexpr bool block_state_shared() { return step_state_shared(M::nstate, sizeof(T)); }
 // The others leave the minimum of blocks unspecified (0), with which ptxas
 // holds their registers lower than with an explicit 1 (TP06 fp32 59 against
 // 91, Karma 32 against 40: heart, blocks of 2, 8% faster), except models with

@@ -18,13 +18,6 @@ __device__ __forceinline__ T global_axis(const T *Vc, int s, T v0, unsigned f)
     return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
 }
 
-// Models with many states in double precision (ORd in fp64 and "mixed")
-// keep the cell's state in shared memory during the step, in blocks of 128
-// threads, as the blockDS kernel does (kernels_block.cu; docs/gpu.md, items
-// 18 and 19): the registers then fit five blocks (20 warps) on an SM.
-template <class M, class T>
-__host__ __device__ constexpr bool naive_state_shared() { return block_kernel_max_threads(M::nstate, sizeof(T)) == 128; }
-
 // What one cell needs for its update, gathered with loads only; its state
 // goes to y (registers, or shared memory).
 template <class M, class T>
@@ -94,11 +87,11 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
 template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC>
-__global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), naive_state_shared<M, T>() ? 5 : 0)
+__global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), step_state_shared(M::nstate, sizeof(T)) ? 5 : 0)
     k_naive(const step_args<M, T> a)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
-    constexpr bool SHARED = naive_state_shared<M, T>();
+    constexpr bool SHARED = step_state_shared(M::nstate, sizeof(T));
     static_assert(!SHARED || ZC == 1, "naive: the state in shared memory holds one cell a thread");
     extern __shared__ __align__(16) unsigned char naive_state[];
     // the box [lo, hi) of the view: all of it, or (split over ranks) the
@@ -110,12 +103,12 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     const int sz = a.n[0] * a.n[1];
     const size_t c0 = (size_t)k0 * sz + (j * a.n[0] + i);
     naive_cell<M, T> q[ZC];
-    // the states: in registers, or this thread's NS values in shared memory;
+    // the states: in registers, or (models with many states in double: ORd
+    // in fp64 and "mixed", step_state_shared in launch.h) this thread's NS
+    // values in shared memory, as in the blockDS kernel, so that the
+    // registers fit five blocks (20 warps) on an SM (docs/gpu.md, item 19);
     // the empty asm statements with a memory clobber keep the compiler from
     // carrying the stored values across them in registers (kernels_block.cu)
-    // (registers: cell z's own array, as the compiler keeps in registers
-    // only arrays indexed by constants; a table of pointers to them cost the
-    // fp32 models up to 18%)
     T yr[ZC][SHARED ? 1 : NS];
     auto y = [&](int z) -> T * {
         if constexpr (SHARED) return (T *)naive_state + (threadIdx.y * blockDim.x + threadIdx.x) * NS;
@@ -161,7 +154,7 @@ struct naive_launch {
         if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
         dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
         const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC>;
-        constexpr size_t state_bytes = naive_state_shared<M, T>() ? M::nstate * sizeof(T) : 0;
+        constexpr size_t state_bytes = step_state_shared(M::nstate, sizeof(T)) ? M::nstate * sizeof(T) : 0;
         constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));   // cuda_init holds blocks to it
         static const bool sized = state_bytes &&
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes)) == cudaSuccess;

@@ -30,10 +30,12 @@ inline bool model_has_mixed_kernels(model_id m)
     return false;
 }
 
-// blockDS: the most threads a block of the step kernel takes (its
-// __launch_bounds__; cuda/kernels_block.cu). Models with many states in
-// double keep them in shared memory there, in blocks of 128 threads.
+// The one-step kernels of the naive and blockDS layouts: the most threads a
+// block takes (their __launch_bounds__; cuda/kernels_naive.cu,
+// kernels_block.cu). Models with many states in double keep a cell's state in
+// shared memory during the step, in blocks of 128 threads.
 __host__ __device__ constexpr int block_kernel_max_threads(int nstate, int esize) { return esize == 8 && nstate >= 32 ? 128 : 256; }
+__host__ __device__ constexpr bool step_state_shared(int nstate, int esize) { return block_kernel_max_threads(nstate, esize) == 128; }
 
 // Data layouts of the state on the GPU (docs/gpu.md).
 enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
