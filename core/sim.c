@@ -144,17 +144,9 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
         sim_destroy(s);
         return NULL;
     }
-    /* blockDS under mpirun: on the CPU each rank stores the blocks of its
-     * part (ghost layers included) that hold tissue. The GPU backend's split
-     * step and exchange work on row-major state, so there each rank stores
-     * its part whole, which computes the same values (blocks change the
-     * storage, not the arithmetic): scripts run unchanged either way */
-    const int use_blocks = cfg->blocks[0] && (s->dc.nranks == 1 || be == &backend_cpu);
-    if (cfg->blocks[0] && !use_blocks && par_rank() == 0)
-        fprintf(stderr, "cardiac: blocks = %dx%dx%d: blockDS storage is not split over ranks on the GPU yet; each of "
-                "the %d ranks stores its part of the box whole (the same results)\n", cfg->blocks[0], cfg->blocks[1],
-                cfg->blocks[2], s->dc.nranks);
-    for (int a = 0; a < 3; a++) s->blocks[a] = use_blocks ? cfg->blocks[a] : 0;
+    /* blockDS under mpirun: each rank stores the blocks of its part (ghost
+     * layers included) that hold tissue, on the CPU and on the GPU */
+    for (int a = 0; a < 3; a++) s->blocks[a] = cfg->blocks[a];
     s->dt = cfg->dt;
     s->bad_cell = s->bad_gcell = -1;
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }

@@ -63,6 +63,13 @@ struct cuda_data {
     std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
     std::array<int, 6> inner;               // the rest, which needs no ghost
     std::array<int, 6> own;                 // all owned cells (view axes)
+    // blockDS: the same as ranges of storage indices [lo, hi): the stored
+    // blocks that reach into the edge layers or ghost layers (first), and
+    // the rest (block rows along z are contiguous in storage)
+    std::vector<std::array<size_t, 2>> qedges;
+    std::array<size_t, 2> qinner;
+    void *facebuf;                          // blockDS, host-staged exchange: one face, packed
+    size_t facecap;
     bool xy_split;                          // split along x or y (tplane: no overlap)
     gpu_dyads *dyads;                       // multiscale models: the calcium release units (cuda/dyad_stage.h)
     // phase singularities (core/tips.h), made on first use: the tissue sums'
@@ -131,7 +138,7 @@ std::vector<uint16_t> neighbour_flags(const grid *g, const int n[3])
     const long stride[3] = {1, n[0], (long)n[0] * n[1]};
     for (size_t c = 0; c < g->ncells; c++) {
         long pos[3] = {(long)(c % n[0]), (long)(c / n[0] % n[1]), (long)(c / stride[2])};
-        unsigned w = g->mask[c] ? 1u << 15 : 0;
+        unsigned w = g->mask[c] ? FLAG_SELF : 0;
         for (int a = 0; a < 3; a++) {
             const int off[4] = {-1, 1, -2, 2};
             for (int b = 0; b < 4; b++) {
@@ -177,11 +184,11 @@ static int default_layout(const sim *s, const grid *g)
 // decomposition, whose ghost layers depend on the choice (cuda_ghost_layers).
 static int choose_layout(const sim *s, const grid *g, int nranks)
 {
-    if (s->blocks[0] && nranks == 1) return LAYOUT_BLOCK;
+    if (s->blocks[0]) return LAYOUT_BLOCK;
     for (int l = 0; l < LAYOUT_COUNT; l++)
         if (!strcmp(s->layout, layout_names[l])) return l;
-    // Split over ranks: one step per kernel (naive, ghost layers of V
-    // refreshed after every step) or tplane (K steps per kernel, K ghost
+    // Split over ranks: one step per kernel (naive and blockDS, ghost layers
+    // of V refreshed after every step) or tplane (K steps per kernel, K ghost
     // layers of every state refreshed after each kernel); the other layouts
     // do not run decomposed.
     const int l = default_layout(s, g);
@@ -351,6 +358,38 @@ static int stream_priority(bool high)
     return high ? greatest : least;
 }
 
+// Storage index of the first stored block at block row bz (z) or after it.
+static size_t first_index_at_row(const block_map &h, int bz)
+{
+    const size_t row = (size_t)h.nb[0] * h.nb[1];
+    for (size_t box = (size_t)bz * row; box < h.nboxblocks; box++)
+        if (h.slot[box] != BLOCK_NONE) return h.slot[box] * h.bvol;
+    return block_map_cells(&h);
+}
+
+// blockDS split over ranks: split_boxes' edges and interior as ranges of
+// storage. Along z, the block rows that reach below the interior's first
+// plane or past its last (the edge layers, and the ghost layers, whose cells
+// the kernel only copies) come first; the rows between them are the interior.
+// Split along x or y, or where the two edge ranges meet, all is edge.
+static void split_block_ranges(cuda_data *cd)
+{
+    const block_map &h = cd->hblocks;
+    const size_t all = block_map_cells(&h);
+    const int bz = h.b[2];
+    const int first = (cd->inner[2] + bz - 1) / bz, last = cd->inner[5] / bz;   // interior rows [first, last)
+    cd->qedges.clear();
+    if (cd->xy_split || first >= last || cd->inner[2] >= cd->inner[5]) {
+        cd->qedges.push_back({0, all});
+        cd->qinner = {0, 0};
+        return;
+    }
+    const size_t a = first_index_at_row(h, first), b = first_index_at_row(h, last);
+    if (a > 0) cd->qedges.push_back({0, a});
+    if (b < all) cd->qedges.push_back({b, all});
+    cd->qinner = {a, b};
+}
+
 static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
 {
     cudaError_t e;
@@ -360,6 +399,7 @@ static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
         (e = cudaEventCreateWithFlags(&cd->ev_inner, cudaEventDisableTiming)) != cudaSuccess)
         return fail_init(err, errlen, "creating the interior stream", e);
     split_boxes(s, cd);
+    if (cd->layout == LAYOUT_BLOCK) split_block_ranges(cd);
     cd->xchg = gpu_exchange_create(s, err, errlen);
     return cd->xchg ? 0 : -1;
 }
@@ -393,6 +433,8 @@ static int init_blocks(sim *s, cuda_data *cd, const int n[3], const int axis_of[
     cd->base.blocks = d;
     cd->map.blocks = d;
     cd->nstore = block_map_cells(&h);
+    cd->base.qlo = 0;
+    cd->base.qhi = cd->nstore;
     return 0;
 }
 
@@ -411,6 +453,23 @@ std::vector<V> in_store_order(const cuda_data *cd, const std::vector<V> &rowmajo
     return out;
 }
 
+// blockDS under mpirun: the kernel steps every stored cell whose flags say
+// it is tissue, so the ghost cells (a neighbour's, read by the stencil, their
+// V refreshed by the exchange after every step) lose that bit and are only
+// read: the owned cells are the ones stepped.
+static void step_owned_only(const sim *s, std::vector<uint16_t> &f)
+{
+    const grid *g = &s->lg;
+    for (size_t c = 0; c < g->ncells; c++) {
+        size_t rest = c;
+        for (int a = 0; a < g->dim; a++) {
+            const int p = (int)(rest % g->n[a]);
+            rest /= g->n[a];
+            if (p < s->own_lo[a] || p >= s->own_hi[a]) f[c] &= (uint16_t)~FLAG_SELF;
+        }
+    }
+}
+
 // Neighbour flags and the phase field on the device, in storage order (copied
 // before the first kernel: cuda_init ends with cudaDeviceSynchronize).
 static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, size_t errlen)
@@ -418,7 +477,9 @@ static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, si
     const grid *g = &s->lg;
     launch_ctx &b = cd->base;
     if (b.masked) {
-        std::vector<uint16_t> f = in_store_order<uint16_t>(cd, neighbour_flags(g, n), 0);
+        std::vector<uint16_t> rowmajor = neighbour_flags(g, n);
+        if (cd->layout == LAYOUT_BLOCK && s->dc.nranks > 1) step_owned_only(s, rowmajor);
+        std::vector<uint16_t> f = in_store_order<uint16_t>(cd, rowmajor, 0);
         if (!dev_alloc((void **)&cd->flags, 2 * f.size(), err, errlen)) return -1;
         cudaMemcpy(cd->flags, f.data(), 2 * f.size(), cudaMemcpyHostToDevice);
         b.flags = cd->flags;
@@ -458,7 +519,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "tplane")) {
         snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" or "
-                 "\"tplane\"", s->layout);
+                 "\"tplane\", or blocks", s->layout);
         return -1;
     }
     const model_def *md = s->m.def;
@@ -617,7 +678,7 @@ static void cuda_free(sim *s)
     for (size_t *p : cd->clamp_cells) cudaFree(p);
     cudaFree(cd->plabel); cudaFree(cd->ptable);
     for (probe_dev &p : cd->probes) { cudaFree(p.cells); cudaFree(p.rows); }
-    cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi);
+    cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi); cudaFree(cd->facebuf);
     cudaFree(cd->mask8); cudaFree(cd->ecg_acc);
     cudaFree(cd->phase_part2); cudaFree(cd->faces); cudaFree(cd->faces_count);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
@@ -664,22 +725,36 @@ static void launch_box(launch_ctx &c, const std::array<int, 6> &b, cudaStream_t 
     launch(c);
 }
 
-// One step of a decomposed run: the boundary layers on `compute`, the
-// interior on `interior` meanwhile, then V's ghost layers exchanged on
-// `compute` while the interior finishes; the next step waits for both.
+// One launch of blockDS on stream st over storage indices r = [lo, hi).
+static void launch_range(launch_ctx &c, const std::array<size_t, 2> &r, cudaStream_t st)
+{
+    c.qlo = r[0];
+    c.qhi = r[1];
+    c.stream = st;
+    launch_block(c);
+}
+
+// One step of a decomposed run (naive or blockDS): the boundary layers on
+// `compute`, the interior on `interior` meanwhile, then V's ghost layers
+// exchanged on `compute` while the interior finishes; the next step waits
+// for both.
 static void split_step(sim *s, launch_ctx &c)
 {
     cuda_data *cd = data(s);
     const int vi = s->m.def->vindex;
     CU(s, cudaEventRecord(cd->ev_step, cd->compute));
     CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
-    auto run = [&](const std::array<int, 6> &b, cudaStream_t st) { launch_box(c, b, st, launch_naive); };
-    for (const auto &b : cd->edges) run(b, cd->compute);
-    run(cd->inner, cd->interior);
+    if (cd->layout == LAYOUT_BLOCK) {
+        for (const auto &r : cd->qedges) launch_range(c, r, cd->compute);
+        launch_range(c, cd->qinner, cd->interior);
+    } else {
+        for (const auto &b : cd->edges) launch_box(c, b, cd->compute, launch_naive);
+        launch_box(c, cd->inner, cd->interior, launch_naive);
+    }
     c.stream = cd->compute;
     CU(s, cudaEventRecord(cd->ev_inner, cd->interior));
-    std::swap(cd->state[vi], cd->next[vi]);   // naive: only V is double-buffered
-    if (!s->halo_off) gpu_exchange_run(cd->xchg, s, vi, cd->state[vi], cd->compute);
+    std::swap(cd->state[vi], cd->next[vi]);   // naive and blockDS: only V is double-buffered
+    if (!s->halo_off) gpu_exchange_run(cd->xchg, s, vi, cd->state[vi], cd->map, cd->compute);
     CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
@@ -707,7 +782,7 @@ static void split_tplane_step(sim *s, launch_ctx &c)
     c.stream = cd->compute;
     for (int v = 0; v < ns; v++) std::swap(cd->state[v], cd->next[v]);
     if (!s->halo_off)
-        for (int v = 0; v < ns; v++) gpu_exchange_run(cd->xchg, s, v, cd->state[v], cd->compute);
+        for (int v = 0; v < ns; v++) gpu_exchange_run(cd->xchg, s, v, cd->state[v], cd->map, cd->compute);
     if (!cd->xy_split) CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
@@ -1176,12 +1251,35 @@ static double cuda_time_steps(sim *s, long nsteps)
     return ms;
 }
 
+// blockDS's ghost layers through a packed device buffer (host-staged exchange).
+static void face_copy_blocks(sim *s, int var, const halo_face *f, void *host, int to_host)
+{
+    cuda_data *cd = data(s);
+    const size_t bytes = f->blocklen * f->nblocks * cd->esize;
+    if (bytes > cd->facecap) {
+        cudaFree(cd->facebuf);
+        cd->facebuf = nullptr;
+        cd->facecap = 0;
+        if (!CU(s, cudaMalloc(&cd->facebuf, bytes))) return;
+        cd->facecap = bytes;
+    }
+    if (to_host) {
+        face_pack(cd->map, s->fp64, cd->state[var], *f, cd->facebuf, s->m.rest[var], cd->compute);
+        CU(s, cudaMemcpyAsync(host, cd->facebuf, bytes, cudaMemcpyDeviceToHost, cd->compute));
+    } else {
+        CU(s, cudaMemcpyAsync(cd->facebuf, host, bytes, cudaMemcpyHostToDevice, cd->compute));
+        face_unpack(cd->map, s->fp64, cd->facebuf, *f, cd->state[var], cd->compute);
+    }
+    CU(s, cudaStreamSynchronize(cd->compute));
+}
+
 // Ghost layers (core/halo.h): one strided copy between the row-major state
 // and a pinned host buffer, synchronous (host-staged exchange).
 static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
 {
     cuda_data *cd = data(s);
     if (!same_precision(s, var, s->m.def->vindex, "the host-staged exchange of ghost layers")) return;
+    if (cd->layout == LAYOUT_BLOCK) { face_copy_blocks(s, var, f, host, to_host); return; }
     char *dev = (char *)cd->state[var] + f->offset * cd->esize;
     const size_t w = f->blocklen * cd->esize, pitch = (f->nblocks > 1 ? f->pitch : f->blocklen) * cd->esize;
     if (to_host) CU(s, cudaMemcpy2DAsync(host, w, dev, pitch, w, f->nblocks, cudaMemcpyDeviceToHost, cd->compute));

@@ -7,10 +7,8 @@
 #include "instances.h"
 #include "rng.h"   // counter-based draws for stochastic models (compiled for the device here)
 
-// Neighbour flags: per view axis a, 4 bits at 4a: neighbour -1, +1, -2, +2 is
-// tissue inside the box. Bit 15: the cell itself is tissue. Full boxes compute
-// them from the position; masked grids store them per cell (built once).
-enum { FLAG_SELF = 1u << 15 };
+// Neighbour flags (FLAG_SELF, cuda/launch.h): full boxes compute them from
+// the position; masked grids store them per cell (built once).
 
 __device__ __forceinline__ unsigned box_axis_flags(int q, int n)
 {

@@ -113,9 +113,17 @@ gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen)
 
 const char *gpu_exchange_name(const gpu_exchange *x) { return x->name; }
 
-// A face between the state and a contiguous device buffer (a strided 2D copy).
-static void face_copy_device(void *field, size_t esize, const halo_face &f, void *buf, bool to_buf, cudaStream_t st)
+// A face between the state and a contiguous device buffer: a strided 2D
+// copy of row-major state, or the blockDS map's gather and scatter.
+static void face_copy_device(void *field, const store_map &m, const sim *s, int var, const halo_face &f, void *buf,
+                             bool to_buf, cudaStream_t st)
 {
+    const size_t esize = s->fp64 ? 8 : 4;
+    if (m.layout == LAYOUT_BLOCK) {
+        if (to_buf) face_pack(m, s->fp64, field, f, buf, s->m.rest[var], st);
+        else face_unpack(m, s->fp64, buf, f, field, st);
+        return;
+    }
     char *dev = (char *)field + f.offset * esize;
     const size_t w = f.blocklen * esize, pitch = (f.nblocks > 1 ? f.pitch : f.blocklen) * esize;
     if (to_buf) cudaMemcpy2DAsync(buf, w, dev, pitch, w, f.nblocks, cudaMemcpyDeviceToDevice, st);
@@ -124,7 +132,7 @@ static void face_copy_device(void *field, size_t esize, const halo_face &f, void
 
 // Axis by axis (the faces of later axes carry the earlier ones' ghosts); the
 // two directions of an axis in one NCCL group, so their transfers overlap.
-void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_t st)
+void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, const store_map &m, cudaStream_t st)
 {
     if (!x->nccl) { halo_exchange(s, &var, 1); return; }
     const decomp *dc = &s->dc;
@@ -139,7 +147,7 @@ void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_
             const size_t bytes = send[d].blocklen * send[d].nblocks * esize;
             sbuf[d] = (char *)x->buf[0] + d * bytes;
             rbuf[d] = (char *)x->buf[1] + d * bytes;
-            if (dc->nbr[a][d] >= 0) face_copy_device(field, esize, send[d], sbuf[d], true, st);
+            if (dc->nbr[a][d] >= 0) face_copy_device(field, m, s, var, send[d], sbuf[d], true, st);
         }
         x->api.group_start();
         for (int d = 0; d < 2; d++) {
@@ -151,7 +159,7 @@ void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_
         ncclResult_t r = x->api.group_end();
         if (r != 0) sim_fail(s, "NCCL halo exchange failed: %s", x->api.error_string(r));
         for (int d = 0; d < 2; d++)
-            if (dc->nbr[a][1 - d] >= 0) face_copy_device(field, esize, recv[d], rbuf[d], false, st);
+            if (dc->nbr[a][1 - d] >= 0) face_copy_device(field, m, s, var, recv[d], rbuf[d], false, st);
     }
 }
 

@@ -6,6 +6,7 @@
 #ifndef CARDIAC_CUDA_EXCHANGE_H
 #define CARDIAC_CUDA_EXCHANGE_H
 #include <cuda_runtime.h>
+#include "launch.h"
 #include "sim.h"
 
 struct gpu_exchange;
@@ -14,9 +15,10 @@ struct gpu_exchange;
 // calls it). NULL with a message in err on failure.
 gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen);
 // Queues on stream st the exchange of the ghost layers of field (state
-// variable var, row-major device array of the stored cells). The host-staged
-// way returns after the copies; the NCCL way returns at once.
-void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, cudaStream_t st);
+// variable var, a device array of the stored cells in layout m: row-major, or
+// blockDS blocks). The host-staged way returns after the copies; the NCCL way
+// returns at once.
+void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, const store_map &m, cudaStream_t st);
 const char *gpu_exchange_name(const gpu_exchange *x);
 void gpu_exchange_free(gpu_exchange *x);
 

@@ -65,13 +65,13 @@ __host__ __device__ constexpr int block_kernel_min_blocks()
 
 template <class M, class T, int ORDER, bool FOLD>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), block_kernel_min_blocks<M, T>())
-    k_block(const step_args<M, T> a, size_t nstore)
+    k_block(const step_args<M, T> a, size_t qlo, size_t qhi)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
     constexpr bool SHARED = block_state_shared<M, T>();
     extern __shared__ __align__(16) unsigned char block_state[];
-    const size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (q >= nstore) return;
+    const size_t q = qlo + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q >= qhi) return;
     const T *V = a.in[VI];
     // The flags, the face-table entries, the stimulus and the state are
     // loaded together, before the test of the flags, so that a warp waits
@@ -167,10 +167,10 @@ struct block_launch {
                 if (state_bytes) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes));
                 return state_bytes ? most : most_resident_threads(kernel, most);
             }();
-            const size_t n = block_map_cells(&c.blocks);
+            if (c.qhi <= c.qlo) return;
             const int threads = c.bx > 0 ? c.bx * c.by : fitted;   // block = {bx, by} overrides (cuda_init checks it)
-            const size_t nblk = (n + threads - 1) / threads;
-            kernel<<<(unsigned)nblk, threads, threads * state_bytes, c.stream>>>(make_args<M, T>(c), n);
+            const size_t nblk = (c.qhi - c.qlo + threads - 1) / threads;
+            kernel<<<(unsigned)nblk, threads, threads * state_bytes, c.stream>>>(make_args<M, T>(c), c.qlo, c.qhi);
         }
     }
 };

@@ -9,6 +9,7 @@
 #include "activation.h"
 #include "blocks.h"
 #include "ecg.h"
+#include "halo.h"
 #include "model.h"
 
 // The shared-memory layouts (window, tower, tblock) keep several planes of a
@@ -36,6 +37,11 @@ inline bool model_has_mixed_kernels(model_id m)
 // shared memory during the step, in blocks of 128 threads.
 __host__ __device__ constexpr int block_kernel_max_threads(int nstate, int esize) { return esize == 8 && nstate >= 32 ? 128 : 256; }
 __host__ __device__ constexpr bool step_state_shared(int nstate, int esize) { return block_kernel_max_threads(nstate, esize) == 128; }
+
+// Neighbour flags of a cell: per view axis a, 4 bits at 4a: neighbour -1,
+// +1, -2, +2 is tissue inside the box. Bit 15: the cell itself is tissue and
+// is stepped (blockDS under mpirun clears it on ghost cells).
+enum { FLAG_SELF = 1u << 15 };
 
 // Data layouts of the state on the GPU (docs/gpu.md).
 enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
@@ -79,6 +85,7 @@ struct launch_ctx {
     int tsteps;                       // time steps in this launch (tblock)
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
+    size_t qlo, qhi;                  // blockDS: the storage indices to update, [qlo, qhi)
     cudaStream_t stream;
 };
 
@@ -131,6 +138,13 @@ void import_field(const store_map &m, int fp64, const float *src, void *dst, cud
 // The same in the state's own precision (fp64: double), row-major, for checkpoints.
 void export_state(const store_map &m, int fp64, const void *src, void *dst, double absent, cudaStream_t st);
 void import_state(const store_map &m, int fp64, const void *src, void *dst, cudaStream_t st);
+// Ghost layers (core/halo.h) between a state array of layout m and a
+// contiguous device buffer, in the face's row-major order: for layouts that
+// do not store the face as strided rows (blockDS under mpirun). Cells not
+// stored are packed as `absent` and skip what they receive.
+void face_pack(const store_map &m, int fp64, const void *src, const halo_face &f, void *buf, double absent,
+               cudaStream_t st);
+void face_unpack(const store_map &m, int fp64, const void *buf, const halo_face &f, void *dst, cudaStream_t st);
 // Activation trackers (cuda/activation_kernels.cu, core/activation.h) on the
 // row-major cells of m, reading V where layout m stores it.
 void track_start_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, cudaStream_t st);

@@ -39,6 +39,30 @@ __global__ void k_import(store_map m, const S *src, T *dst, size_t n)
     tower_store(dst, m.tower, (int)(c % m.n[0]), (int)(c % plane / m.n[0]), (int)(c / plane), m.n[2], (T)src[c]);
 }
 
+// Cell k of face f (halo_face: nblocks runs of blocklen cells, pitch apart).
+__device__ __forceinline__ size_t face_cell(const halo_face &f, size_t k)
+{
+    return f.offset + k / f.blocklen * f.pitch + k % f.blocklen;
+}
+
+template <class T>
+__global__ void k_face_pack(store_map m, const T *src, halo_face f, T *buf, size_t n, T absent)
+{
+    size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const size_t q = stored_index(m, face_cell(f, k));
+    buf[k] = q == (size_t)-1 ? absent : src[q];
+}
+
+template <class T>
+__global__ void k_face_unpack(store_map m, const T *buf, halo_face f, T *dst, size_t n)
+{
+    size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const size_t q = stored_index(m, face_cell(f, k));
+    if (q != (size_t)-1) dst[q] = buf[k];
+}
+
 template <class T>
 __global__ void k_gather(store_map m, const T *src, const size_t *cells, size_t n, float *dst, float absent)
 {
@@ -124,6 +148,23 @@ void import_state(const store_map &m, int fp64, const void *src, void *dst, cuda
     size_t n = cells_of(m);
     if (fp64) k_import<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, (double *)dst, n);
     else k_import<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, (float *)dst, n);
+}
+
+void face_pack(const store_map &m, int fp64, const void *src, const halo_face &f, void *buf, double absent,
+               cudaStream_t st)
+{
+    const size_t n = f.blocklen * f.nblocks;
+    if (!n) return;
+    if (fp64) k_face_pack<<<blocks_for(n), 256, 0, st>>>(m, (const double *)src, f, (double *)buf, n, absent);
+    else k_face_pack<<<blocks_for(n), 256, 0, st>>>(m, (const float *)src, f, (float *)buf, n, (float)absent);
+}
+
+void face_unpack(const store_map &m, int fp64, const void *buf, const halo_face &f, void *dst, cudaStream_t st)
+{
+    const size_t n = f.blocklen * f.nblocks;
+    if (!n) return;
+    if (fp64) k_face_unpack<<<blocks_for(n), 256, 0, st>>>(m, (const double *)buf, f, (double *)dst, n);
+    else k_face_unpack<<<blocks_for(n), 256, 0, st>>>(m, (const float *)buf, f, (float *)dst, n);
 }
 
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,

@@ -3,13 +3,16 @@
 --   cardiac tests/mpi_case.lua OUT.h5 DIM DECOMP [BACKEND [STENCIL [LAYOUT [full]]]]
 -- DIM: 2 or 3; DECOMP: "auto" or ranks per axis as "2,1,1"; STENCIL: 2 or 4
 -- (4: two ghost layers per face), or "phase": second order on a phase field
--- whose hole has a tanh border; LAYOUT: a GPU layout, or "auto" (the
--- default); "full": no hole in the tissue (the layouts' unmasked kernels).
+-- whose hole has a tanh border; LAYOUT: a GPU layout, "auto" (the default)
+-- or "blocks" (blockDS, on either backend); "full": no hole in the tissue (the
+-- layouts' unmasked kernels).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
 local order = phase and 2 or tonumber(arg[5] or "2")
 local layout = arg[6] ~= "auto" and arg[6] or nil
+local blocks                     -- LAYOUT "blocks": blockDS, blocks of 3 cells per axis
+if layout == "blocks" then blocks, layout = 3, nil end
 local full = arg[7] == "full"
 cardiac.quiet = true
 local decomp
@@ -34,7 +37,7 @@ end
 local model = cardiac.model("karma")
 local function make()
   local s = cardiac.simulation{mesh = mesh, model = model, dt = 0.02, D = 0.1, backend = backend, decomp = decomp,
-    stencil = order, layout = layout,
+    stencil = order, layout = layout, blocks = blocks,
     stimuli = {cardiac.stimulus{region = cardiac.slab{axis = dim == 3 and "z" or "y", from = 0, to = 1.5},
                                 amplitude = 8, duration = 1, start = 0},
                cardiac.stimulus{region = cardiac.sphere{center = centre, radius = 2.0}, amplitude = 6, duration = 0.6,
@@ -89,7 +92,7 @@ for _, t in ipairs{sim:tips{centre = {1, 0.5}}, sim:tips{}} do
   for _, p in ipairs(t) do txt[#txt + 1] = ("(%.9g %.9g %.9g %s)"):format(p.x, p.y, p.z or 0, p.charge or p.faces) end
   tips[#tips + 1] = #t .. " " .. table.concat(txt, " ")
 end
-print(("ranks %d  decomp %s  layout %s %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  ecg %d %.7g  tips %s  means %s  restored diff %g")
-  :format(cardiac.ranks, split, sim.layout or "-", sim.tsteps or "-", sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, #e.t, esum, tips[1],
+print(("ranks %d  decomp %s  layout %s %s  blocks %s  sets %d  sum U %.9g  max U %.9g  probe %.9g  activation %.9g %.9g %.9g %d  ecg %d %.7g  tips %s  means %s  restored diff %g")
+  :format(cardiac.ranks, split, sim.layout or "-", sim.tsteps or "-", tostring(sim.blocks), sim:param_sets(), sum, umax, probe, a_lo, a_hi, a_mean, a_n, #e.t, esum, tips[1],
           tips[2], dmax))
 sim:close()

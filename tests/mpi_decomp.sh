@@ -70,6 +70,10 @@ if [ "$backend" = cuda ]; then
     grep -q "layout tplane 3" "$f" || { echo "FAIL the default layout of a full box under mpirun is not tplane: $f"; status=1; }
   done
 fi
+# blockDS: each rank stores the blocks of its part that hold tissue (ghost
+# layers included) and exchanges V's ghost layers through the block map
+run 0 3 auto 2 blocks; run 2 3 auto 2 blocks; run 4 3 1,2,2 2 blocks; run 4 3 2,2,1 2 blocks
+run 0 2 auto 2 blocks; run 4 2 2,2 2 blocks
 # a phase field: its values cross the rank borders with the ghost layers
 run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase; run 4 2 2,2 phase
 # stochastic calcium release units: channel counts independent of the split
@@ -89,17 +93,24 @@ for c in "2 auto" "4 2,2" "3 3,1"; do
     echo "FAIL gaur_rudy np=$1 decomp=$2: $(cat "$dir/ca$1.diff" "$dir/ca$1.log")"; status=1
   fi
 done
-# blockDS under mpirun (CPU): each rank stores its part's blocks, same values
-ref=$("$bin" "$(dirname "$0")/mpi_blocks.lua" 2>&1 | grep '^blocks')
-for c in "2 1,1,2" "4 1,1,4" "4 2,2,1"; do
-  set -- $c
-  got=$(mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_blocks.lua" "$2" 2>&1 | grep '^blocks')
-  if [ -n "$ref" ] && [ "$got" = "$ref" ] && echo "$got" | grep -q '^blocks 3x3x3 '; then
-    echo "ok   blocks = 3 under mpirun -np $1 decomp=$2: every rank stores blocks, states and probe equal to one process's"
-  else
-    echo "FAIL blocks = 3 under mpirun -np $1 decomp=$2: '$got' against '$ref'"; status=1
-  fi
-done
+# blockDS under mpirun on a cylinder shell: each rank stores its part's
+# blocks, same values; on GPUs also O'Hara-Rudy (41 states) in fp64 and
+# "mixed" (its kernel keeps the state in shared memory, the gates in float)
+blocks_case() {  # model [precision]
+  ref=$("$bin" "$(dirname "$0")/mpi_blocks.lua" auto "$backend" "$@" 2>&1 | grep '^blocks')
+  for c in "2 1,1,2" "4 1,1,4" "4 2,2,1"; do
+    set -- $c "$@"
+    np=$1; split=$2; shift 2
+    got=$(mpirun -np "$np" "$bin" "$(dirname "$0")/mpi_blocks.lua" "$split" "$backend" "$@" 2>&1 | grep '^blocks')
+    if [ -n "$ref" ] && [ "$got" = "$ref" ] && echo "$got" | grep -q '^blocks 3x3x3 '; then
+      echo "ok   blocks = 3, $*, under mpirun -np $np decomp=$split: every rank stores blocks, states and probe equal to one process's"
+    else
+      echo "FAIL blocks = 3, $*, under mpirun -np $np decomp=$split: '$got' against '$ref'"; status=1
+    fi
+  done
+}
+blocks_case karma
+if [ "$backend" = cuda ]; then blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; fi
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)
