@@ -32,12 +32,54 @@ static int choose_dims(const grid *g, const int want[3], int nranks, int dims[3]
     return 0;
 }
 
-int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *err, size_t errlen)
+/* Tissue cells in each plane across axis a (w[0 .. n[a])). */
+static void plane_tissue(const grid *g, int a, size_t *w)
+{
+    memset(w, 0, (size_t)g->n[a] * sizeof *w);
+    for (size_t c = 0; c < g->ncells; c++) {
+        if (!g->mask[c]) continue;
+        const size_t i = a == 0 ? c % g->n[0] : a == 1 ? c / g->n[0] % g->n[1] : c / ((size_t)g->n[0] * g->n[1]);
+        w[i]++;
+    }
+}
+
+/* The p + 1 cuts of axis a. Equal sizes: c n / p. By tissue: each inner cut
+ * at the last plane boundary with at most c / p of the tissue below it (on a
+ * full box that is c n / p again), keeping every part at least `minw` planes
+ * thick (n >= p minw is checked before). A grid without tissue is cut by
+ * size. */
+static int cut_axis(const grid *g, int a, int p, int minw, int by_tissue, int *cut)
+{
+    const int n = g->n[a];
+    for (int c = 0; c <= p; c++) cut[c] = (int)((long)c * n / p);
+    if (!by_tissue || p == 1) return 0;
+    size_t *w = malloc((size_t)n * sizeof *w);
+    if (!w) return -1;
+    plane_tissue(g, a, w);
+    double total = 0;
+    for (int i = 0; i < n; i++) total += (double)w[i];
+    if (total > 0) {
+        int i = 0;
+        double below = 0;   /* tissue in planes [0, i) */
+        for (int c = 1; c < p; c++) {
+            const double target = total * c / p;
+            const int first = cut[c - 1] + minw, last = n - (p - c) * minw;
+            if (i < first) { while (i < first) below += (double)w[i++]; }
+            while (i < last && below + (double)w[i] <= target) below += (double)w[i++];
+            cut[c] = i;
+        }
+    }
+    free(w);
+    return 0;
+}
+
+int decomp_plan(decomp *dc, const grid *g, int nranks, const int want[3], int ghost, int by_tissue, char *err,
+                size_t errlen)
 {
     memset(dc, 0, sizeof *dc);
-    dc->nranks = par_size();
-    dc->rank = par_rank();
+    dc->nranks = nranks;
     dc->ghost = ghost;
+    dc->by_tissue = by_tissue;
     if (choose_dims(g, want, dc->nranks, dc->dims, err, errlen) != 0) return -1;
     for (int a = 0; a < 3; a++) {
         dc->gn[a] = g->n[a];
@@ -48,6 +90,22 @@ int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *
             return -1;
         }
     }
+    for (int a = 0; a < 3; a++) {
+        const int p = dc->dims[a];
+        if (!(dc->cut[a] = malloc((size_t)(p + 1) * sizeof *dc->cut[a])) ||
+            cut_axis(g, a, p, p > 1 ? (ghost > 1 ? ghost : 1) : 1, by_tissue, dc->cut[a]) != 0) {
+            snprintf(err, errlen, "out of memory decomposing the grid");
+            decomp_free(dc);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, int by_tissue, char *err, size_t errlen)
+{
+    if (decomp_plan(dc, g, par_size(), want, ghost, by_tissue, err, errlen) != 0) return -1;
+    dc->rank = par_rank();
     if (par_active()) {
         int periods[3] = {0, 0, 0};
         MPI_Comm *cart = malloc(sizeof *cart);
@@ -65,17 +123,32 @@ int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *
         for (int a = 0; a < 3; a++) dc->nbr[a][0] = dc->nbr[a][1] = -1;
     }
     for (int a = 0; a < 3; a++) {
-        const long n = g->n[a], p = dc->dims[a], c = dc->coords[a];
-        dc->lo[a] = (int)(c * n / p);
-        dc->hi[a] = (int)((c + 1) * n / p);
+        const int c = dc->coords[a];
+        dc->lo[a] = dc->cut[a][c];
+        dc->hi[a] = dc->cut[a][c + 1];
         dc->slo[a] = dc->lo[a] - (dc->nbr[a][0] >= 0 ? ghost : 0);
         dc->shi[a] = dc->hi[a] + (dc->nbr[a][1] >= 0 ? ghost : 0);
     }
     return 0;
 }
 
+size_t decomp_part_tissue(const decomp *dc, const grid *g, const int c[3])
+{
+    size_t t = 0;
+    for (int k = dc->cut[2][c[2]]; k < dc->cut[2][c[2] + 1]; k++)
+        for (int j = dc->cut[1][c[1]]; j < dc->cut[1][c[1] + 1]; j++) {
+            const uint8_t *m = g->mask + grid_index(g, 0, j, k);
+            for (int i = dc->cut[0][c[0]]; i < dc->cut[0][c[0] + 1]; i++) t += m[i] != 0;
+        }
+    return t;
+}
+
 void decomp_free(decomp *dc)
 {
+    for (int a = 0; a < 3; a++) {
+        free(dc->cut[a]);
+        dc->cut[a] = NULL;
+    }
     if (dc->comm) {
         MPI_Comm_free((MPI_Comm *)dc->comm);
         free(dc->comm);

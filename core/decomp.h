@@ -21,14 +21,26 @@ typedef struct decomp {
     int ghost;            /* ghost layers on faces shared with a neighbour */
     int slo[3], shi[3];   /* stored cells (owned + ghosts), global indices */
     int nbr[3][2];        /* neighbour rank below/above along each axis, -1 if none */
+    int *cut[3];          /* per axis, dims[a] + 1 cell indices: part c owns [cut[c], cut[c + 1]) */
+    int by_tissue;        /* the cuts balance tissue cells (else box cells) */
     void *comm;           /* the Cartesian communicator (MPI_Comm *), NULL in one process */
 } decomp;
 
 /* Splits g over the job's ranks. want[a] > 0 asks for that many ranks along
  * axis a, 0 leaves the axis to the default: slabs along the grid's last axis.
- * Fails (message in err) when the split does not multiply to the number of
- * ranks or leaves a rank fewer than `ghost` cells along an axis. */
-int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, char *err, size_t errlen);
+ * by_tissue: each axis is cut where its parts hold equal shares of the
+ * tissue cells (a heart's slabs then cost alike), else into parts of equal
+ * size (at most one cell apart). Every rank computes the same cuts from the
+ * whole mask. Fails (message in err) when the split does not multiply to the
+ * number of ranks or leaves a rank fewer than `ghost` cells along an axis. */
+int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, int by_tissue, char *err, size_t errlen);
+/* The same split planned for nranks ranks without MPI (mesh:decompose): fills
+ * nranks, dims, gn, ghost, by_tissue and cut, no rank or neighbours. */
+int decomp_plan(decomp *dc, const grid *g, int nranks, const int want[3], int ghost, int by_tissue, char *err,
+                size_t errlen);
+/* Tissue cells of the part at rank-grid position c[3] (cell counts of the
+ * whole mask; the same on every rank). */
+size_t decomp_part_tissue(const decomp *dc, const grid *g, const int c[3]);
 void decomp_free(decomp *dc);
 
 /* The grid of the stored cells (mask copied from g). */

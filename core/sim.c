@@ -81,7 +81,7 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 static int setup_part(sim *s, const backend_ops *be, const grid *g, const sim_config *cfg, char *err, size_t errlen)
 {
     const int ghost = be->ghost_layers ? be->ghost_layers(s, g, par_size()) : cfg->order / 2;
-    if (decomp_setup(&s->dc, g, cfg->decomp, ghost, err, errlen) != 0) return -1;
+    if (decomp_setup(&s->dc, g, cfg->decomp, ghost, !cfg->balance_cells, err, errlen) != 0) return -1;
     if (decomp_local_grid(&s->dc, g, &s->lg, err, errlen) != 0) return -1;
     for (int a = 0; a < 3; a++) {
         s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];

@@ -156,6 +156,7 @@ typedef struct {
     int mixed;                  /* and the model's mixed step (PRECISION_MIXED) */
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
+    int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/decomp.h) */
     double dt, D[3];
 } sim_config;
 

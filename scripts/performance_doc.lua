@@ -162,6 +162,23 @@ csv_section("docs/data/block-size-h100.csv", "Time per step against block size o
     return ("| %s | %s | %s | %.4f | %.1f s | %.3g | %.3f |"):format(r.model, r.precision, r.blocks,
       r.ms_per_step, r.s_per_20000, r.tissue_cell_steps_per_s, r.fraction_stored)
   end)
+-- The heart split over ranks (issue 4): each part of a P-rank job timed alone
+-- on one GPU, for slabs of equal size and of equal tissue.
+for _, prec in ipairs{"mixed", "fp64"} do
+  csv_section(("docs/data/decomp-balance-h100-%s.csv"):format(prec),
+    ("The heart split over ranks: each part alone, ORd %s (one H100)"):format(prec),
+    ("`cardiac protocols/decomp_balance.lua 1 docs/data/decomp-balance-h100-%s.csv %s 200` (H100 80GB HBM3, "
+      .. "2026-11-24): the heart above cut into z slabs for P ranks by mesh:decompose, of equal size (balance "
+      .. "\"cells\") or of equal tissue (\"tissue\", the default); each part timed alone on the GPU (the heart with "
+      .. "the tissue outside its planes removed, blocks of 2, median of 3 x 200 steps after a warm-up, CUDA "
+      .. "events): what one GPU of a P-GPU job computes per step, the overlapped exchange aside. bound: the whole "
+      .. "heart on one GPU / (P x the slowest part), the efficiency P GPUs reach at most (docs/mpi.md)."):format(prec, prec),
+    {"ranks", "balance", "z cuts", "tissue max/mean", "each part (ms/step)", "slowest", "whole", "bound"},
+    function(r)
+      return ("| %d | %s | %s | %.3f | %s | %.4f | %.4f | %.0f%% |"):format(r.ranks, r.balance, r.z_cuts,
+        r.max_over_mean, r.part_ms, r.slowest_ms, r.whole_ms, 100 * r.efficiency_bound)
+    end)
+end
 csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 dyads per cell (one H100)",
   "`cardiac protocols/calcium_benchmark.lua 20 docs/data/calcium/benchmark-h100.csv` (H100 80GB HBM3, "
     .. "2026-11-23): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, median of 5 x "

@@ -52,6 +52,14 @@ void open_activation(lua_State *L);
 void png_slice_options(lua_State *L, int opts, const grid *g, const char *path, const char *fn, long *z, long *scale);
 void png_slice_write(lua_State *L, const char *path, float *field, const uint8_t *mask, const grid *g, long z,
                      double lo, double hi, long scale, const char *fn);
+/* The decomposition over MPI ranks (l_decomp.c): cardiac.simulation's
+ * options 'decomp' and 'balance' of the table at idx, the table sim.decomp
+ * and mesh:decompose show, and that method. */
+struct decomp;
+void read_decomp(lua_State *L, int idx, const grid *g, int out[3], const char *fn);
+int read_balance(lua_State *L, int idx, const char *fn);
+void push_decomp(lua_State *L, const struct decomp *dc, const grid *g);
+int mesh_decompose(lua_State *L);
 model_inst *check_model(lua_State *L, int idx);
 /* Cells of the region (or function) at idx on grid g, tissue only when
  * tissue_only (malloc'd); errors mention fn. */

@@ -48,6 +48,11 @@ const help_entry help_entries[] = {
 "  what blockDS storage with blocks of that size would hold (thesis fig. 5.12): blocks in the box,\n"
 "  blocks stored (those with tissue), cells stored, their fraction of the box, tissue / stored,\n"
 "  and the fraction of the box in GPU warps (32 stored cells) that hold tissue."},
+{"mesh:decompose", "mesh:decompose(ranks [, {decomp = {px, py, pz}, balance = \"tissue\" | \"cells\", ghost = 1}])\n"
+"  -> {dims, cuts, balance, tissue}: how a simulation on this mesh would be split over that\n"
+"  many MPI ranks (sim.decomp in such a job), planned here without MPI: ranks per axis, each\n"
+"  axis' cuts (0-based cells), and the tissue cells of each rank's part in rank order. ghost:\n"
+"  the least thickness of a part (1; 2 for stencil = 4; K for layout \"tplane\")."},
 {"cardiac.model",
 "cardiac.model(name [, {param = value, ...}])\n"
 "  A cell model with parameter values. Models: see cardiac.models().\n"
@@ -91,7 +96,7 @@ const help_entry help_entries[] = {
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
 "                   precision = \"fp32\" | \"fp64\" | \"mixed\", layout =, tsteps =, decomp = {px, py, pz},\n"
-"                   blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
+"                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  precision \"mixed\" (ohara_rudy): fp64 state and currents, gate kinetics in fp32, gates\n"
@@ -105,10 +110,13 @@ const help_entry help_entries[] = {
 "  blocks (cpu and cuda): blockDS storage, only the blocks of b cells per axis that hold\n"
 "  tissue (thesis 4.4; mesh:blocks tells what they store); results equal the whole box's.\n"
 "  Under mpirun each rank owns a part of the grid: slabs along the last axis by default,\n"
-"  decomp = ranks per axis otherwise (docs/mpi.md); on the GPU the layout is then naive,\n"
-"  tplane or, with blocks, blockDS; with blocks each rank stores the blocks of its part.\n"
+"  decomp = ranks per axis otherwise (docs/mpi.md); each axis is cut where the parts hold\n"
+"  equal tissue (balance = \"tissue\", the default) or into equal sizes (\"cells\"). On the GPU\n"
+"  the layout is then naive, tplane or, with blocks, blockDS; with blocks each rank stores the\n"
+"  blocks of its part. sim.decomp = {dims, cuts (per axis, 0-based cells), balance, tissue\n"
+"  (per rank)}.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
-"          output_file.\n"
+"          decomp, output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           restore, benchmark, close."},

@@ -363,7 +363,8 @@ void open_mesh(lua_State *L)
 {
     static const luaL_Reg methods[] = {
         {"locate", mesh_locate}, {"coord", mesh_coord}, {"set_tissue", mesh_set_tissue},
-        {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {"blocks", mesh_blocks}, {NULL, NULL}};
+        {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {"blocks", mesh_blocks},
+        {"decompose", mesh_decompose}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", mesh_gc}, {"__index", mesh_index}, {"__tostring", mesh_tostring}, {NULL, NULL}};
     new_class(L, MESH_MT, methods, meta);

@@ -74,28 +74,10 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
     }
 }
 
-/* Option 'decomp' = {px, py, pz}: ranks along each axis under MPI (default:
- * slabs along the last axis); checked against the job in sim_create. */
-static void read_decomp(lua_State *L, const grid *g, int out[3], const char *fn)
-{
-    out[0] = out[1] = out[2] = 0;
-    if (!args_field(L, 1, "decomp")) return;
-    lua_pop(L, 1);
-    double d[3] = {1, 1, 1};
-    int n = args_vector(L, 1, fn, "decomp", d, 3, 1);
-    if (n != g->dim) cardiac_error(L, "%s: 'decomp' must list %d numbers of ranks (one per axis of the mesh), got %d",
-                                   fn, g->dim, n);
-    for (int a = 0; a < n; a++) {
-        if (d[a] < 1 || d[a] != floor(d[a]) || d[a] > 1 << 20)
-            cardiac_error(L, "%s: 'decomp' must hold whole numbers of ranks >= 1, got %g", fn, d[a]);
-        out[a] = (int)d[a];
-    }
-}
-
 static int sim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
-                                       "layout", "tsteps", "block", "blocks", "decomp", "stimuli", NULL};
+                                       "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -175,7 +157,8 @@ static int sim_new(lua_State *L)
                           fn, cfg.order);
         if (cfg.tsteps > 3) cardiac_error(L, "%s: 'tsteps' must be 1 to 3 with layout \"tplane\", got %d", fn, cfg.tsteps);
     }
-    read_decomp(L, g, cfg.decomp, fn);
+    read_decomp(L, 1, g, cfg.decomp, fn);
+    cfg.balance_cells = !read_balance(L, 1, fn);   /* under MPI: parts of equal tissue (default) or size */
     char err[512];
     lsim *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     ls->s = NULL;
@@ -828,6 +811,7 @@ static int sim_index(lua_State *L)
         else lua_pushnil(L);
     } else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
+    else if (!strcmp(k, "decomp")) push_decomp(L, &s->dc, &s->g);
     else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, model_rate_bound(&s->m)));
     else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
     else if (!strcmp(k, "D")) {

@@ -111,6 +111,23 @@ blocks_case() {  # model [precision]
 }
 blocks_case karma
 if [ "$backend" = cuda ]; then blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; fi
+# a job's split is the one mesh:decompose plans (tests/decomp_plan.lua):
+# tissue in the first 8 of 30 planes, so that equal tissue and equal sizes
+# cut differently; every rank holds the same table
+plan='local m = cardiac.mesh{n = {20, 10, 30}, dx = 0.25, tissue = cardiac.slab{axis = "z", from = 0, to = 2}}
+local function txt(d) return table.concat(d.cuts[3], " ") .. " | " .. table.concat(d.tissue, " ") end
+for _, b in ipairs{"tissue", "cells"} do
+  local s = cardiac.simulation{mesh = m, model = "karma", balance = b}
+  local got, want = txt(s.decomp), txt(m:decompose(cardiac.ranks, {balance = b}))
+  io.stderr:write(("rank %d %s %s\\n"):format(cardiac.rank, b, got == want and "same" or got .. " against " .. want))
+  s:close()
+end'
+out=$(mpirun -np 4 "$bin" -e "$plan" 2>&1)
+if [ "$(echo "$out" | grep -c ' same$')" = 8 ]; then
+  echo "ok   sim.decomp under mpirun -np 4 is mesh:decompose's plan on every rank (balance tissue and cells)"
+else
+  echo "FAIL sim.decomp under mpirun -np 4:"; echo "$out"; status=1
+fi
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)
