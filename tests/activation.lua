@@ -10,11 +10,8 @@
 --    residual; a wave from a corner gives a large residual.
 --  * Sampling every 4 steps moves activation times by less than one sample
 --    interval. Blocks (blockDS) give the same maps bit for bit.
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local L, W, dx = 30, 6, 0.2
 local function sheet(o)
@@ -132,5 +129,4 @@ fails(function() act:field("apd95") end, "no map 'apd95'", "unknown map")
 fails(function() act:cv{map = "apd"} end, "must be a map of times", "cv of durations")
 fails(function() act:cv{} end, "too few activated cells", "cv before any activation")
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

@@ -6,11 +6,8 @@
 -- small ORd heart. (The GPU's blockDS kernel is checked against the CPU in
 -- tests/gpu_agreement.lua.)
 cardiac.quiet = true
-local pass, fail = 0, 0
-local function check(ok, fmt, ...)
-  if ok then pass = pass + 1 else fail = fail + 1 end
-  print((ok and "ok   " or "FAIL ") .. fmt:format(...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 -- 40 x 30 cells, tissue in the 10 x 10 corner: with 8 x 8 blocks the box has
 -- 5 x 4 blocks, the tissue touches 2 x 2 of them (256 cells)
@@ -107,5 +104,4 @@ for _, name in ipairs{"/fields/v", "/fields/h"} do
 end
 for _, f in ipairs(files) do os.remove(f); os.remove(f:gsub("%.h5$", ".xdmf")) end
 
-print(("%d passed, %d failed"):format(pass, fail))
-os.exit(fail == 0 and 0 or 1)
+checks.finish()

@@ -9,11 +9,8 @@
 --    between 2 and 6 mm) to keep the test quick, so its CVs sit a little
 --    above those of a long cable's steady wave.
 local measure = require "measure"
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 -- CV between x = a and x = b of a cable of length len (mm) stimulated at x < 1 mm.
 local function cv(o)
@@ -59,5 +56,4 @@ for _, mt in ipairs{{"tentusscher_2006", 12}, {"ohara_rudy", 16}} do
   check(math.abs(c32 - c[1]) / c[1] < 1e-3, "%s dx 0.2: fp32 CV %.5f vs fp64 %.5f mm/ms (%.1e)", model, c32, c[1],
         (c32 - c[1]) / c[1])
 end
-print(string.format("%d passed, %d failed", passed, failed))
-if failed > 0 then os.exit(1) end
+checks.finish()

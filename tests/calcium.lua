@@ -24,11 +24,8 @@ local here = arg[0]:match("(.*/)") or "./"
 package.path = here .. "../scripts/?.lua;" .. package.path
 local measure = require "measure"
 
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local one = cardiac.mesh{size = {0.5}, dx = 0.5}
 local everywhere = cardiac.box{min = {0}, max = {0.5}}
@@ -183,5 +180,4 @@ fails("steps its calcium release units", function() cardiac.model("gaur_rudy"):t
 local karma = cardiac.simulation{mesh = one, model = "karma", dt = 0.05, D = 0.1}
 fails("no calcium release units", function() karma:clamp_ryr{region = everywhere, start = 0} end)
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

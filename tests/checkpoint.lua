@@ -7,11 +7,8 @@
 -- simulation's probes and activation maps start from the restored time. Bad
 -- checkpoints are refused with the reason, and a refused restore leaves the
 -- simulation as it was.
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local function make(o)
   local mesh = o.mesh or cardiac.mesh{size = {12, 8}, dx = 0.2}
@@ -123,5 +120,4 @@ holed:checkpoint(file, {overwrite = true})
 fails(function() before:restore(file) end, "other tissue cells", "another tissue mask")
 check(before.t == t0, "refused restores leave the simulation at t = %.2f ms", before.t)
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

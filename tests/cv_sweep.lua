@@ -8,11 +8,8 @@
 -- value; the table is written as CSV.
 local sweep, tables = require "sweep", require "tables"
 cardiac.quiet = true
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local function make()
   local s1 = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5}, amplitude = 5, duration = 1,
@@ -42,5 +39,4 @@ check(dev[3] < dev[2] and dev[4] < dev[3], "the grid error shrinks as D grows: %
       100 * dev[2], 100 * dev[3], 100 * dev[4])
 local ok, e = pcall(sweep.run, {name = "D", values = {1}, make = make})
 check(not ok and tostring(e):find("missing 'experiment'", 1, true), "missing experiment -> %s", tostring(e))
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

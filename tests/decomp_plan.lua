@@ -5,11 +5,8 @@
 -- input. tests/mpi_decomp.sh checks that a job's sim.decomp is this plan and
 -- that every split computes the one-process values bit for bit.
 cardiac.quiet = true
-local pass, fail = 0, 0
-local function check(ok, fmt, ...)
-  if ok then pass = pass + 1 else fail = fail + 1 end
-  print((ok and "ok   " or "FAIL ") .. fmt:format(...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 local function list(t) return table.concat(t, " ") end
 
 -- 20 x 10 x 30 cells, tissue in the first 8 z planes (200 cells each)
@@ -64,5 +61,4 @@ refused(function() low:decompose(2, {tissue = 1}) end, "unknown option", "an unk
 refused(function() cardiac.simulation{mesh = low, model = "karma", balance = "even"} end,
         "'balance' must be one of tissue, cells", "cardiac.simulation with balance 'even'")
 
-print(("%d passed, %d failed"):format(pass, fail))
-if fail > 0 then os.exit(1) end
+checks.finish()

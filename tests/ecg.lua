@@ -6,11 +6,8 @@
 --  * A wave along a cable: positive at an electrode it travels towards,
 --    negative at one it leaves, while the front is in the cable.
 --  * blocks (blockDS) give the same samples bit for bit.
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 cardiac.quiet = true
 
 -- prescribed field
@@ -62,5 +59,4 @@ fails(function() cable:ecg{electrodes = {{1}, "x"}} end, "electrode 2 must be a 
 local sheet = cardiac.simulation{mesh = cardiac.mesh{n = {10, 10}, dx = 0.25}, model = "karma", dt = 0.05, D = 0.1}
 fails(function() sheet:ecg{electrodes = {{1}}} end, "needs 2 coordinates", "too few coordinates")
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

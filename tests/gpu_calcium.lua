@@ -34,11 +34,8 @@ end
 cardiac.quiet = true
 print(("GPU: %s, compute capability %s"):format(gpu.name, gpu.compute_capability))
 
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local VARS = {"V", "ryr_open", "lcc_open", "cai"}
 
@@ -175,5 +172,4 @@ do
         .. "V within %.2g mV", dc, dv)
 end
 
-print(("%d passed, %d failed"):format(passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

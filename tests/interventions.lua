@@ -16,11 +16,8 @@
 --    4 mm; a region clamped above threshold starts a wave with the cable's
 --    conduction velocity.
 -- 5. Bad input raises an error naming the problem and changes nothing.
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local MS = "mitchell_schaeffer"
 local dx = 0.25
@@ -193,5 +190,4 @@ do
         "after the refusals the parameters are as before (%d sets)", sim:param_sets())
 end
 
-print(("%d passed, %d failed"):format(passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

@@ -8,11 +8,8 @@
 -- field reports it, and its simulations run on the CPU.
 local measure = require "measure"
 cardiac.quiet = true
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local R, cx, cy, dx = 4.0, 5.0, 5.0, 0.1
 local n = math.floor(2 * cx / dx + 0.5)
@@ -47,5 +44,4 @@ for q = 2, #diffs do
         widths[q], diffs[q - 1], diffs[q])
 end
 check(diffs[#diffs] < 0.02 * sharp, "at w = %.2f mm within 2%% of the sharp crossing time", widths[#widths])
-print(string.format("%d passed, %d failed", passed, failed))
-if failed > 0 then os.exit(1) end
+checks.finish()

@@ -15,11 +15,8 @@
 --  * the dynamic protocol stops at 2:1 block.
 local pacing = require "pacing"
 local tables = require "tables"
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 
 local function cell()
   return cardiac.simulation{mesh = cardiac.mesh{n = {1}, dx = 0.1}, model = "mitchell_schaeffer", dt = 0.02, D = 0}
@@ -113,5 +110,4 @@ check(not ok and tostring(e):find("unknown option 'bcl'", 1, true), "unknown opt
 ok, e = pcall(pacing.dynamic, {sim = cell, bcl = {500}})
 check(not ok and tostring(e):find("missing 'amplitude'", 1, true), "missing amplitude -> %s", tostring(e))
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()

@@ -10,11 +10,8 @@
 --    tips present after the S2 and inside the sheet, none before it; its
 --    tip followed over 200 ms by tracking.tips (scripts/tracking.lua).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "tracking"
-local passed, failed = 0, 0
-local function check(ok, fmt, ...)
-  if ok then passed = passed + 1 else failed = failed + 1 end
-  print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
-end
+local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local check = checks.check
 cardiac.quiet = true
 local dx = 0.25
 
@@ -113,5 +110,4 @@ fails(function() sheet:tips{vars = {"U", "w"}} end, "no state variable 'w'", "un
 fails(function() sheet:tips{centre = {1}} end, "'centre' must be {a0, b0}", "one centre value")
 fails(function() tracking.tips(sheet, {every = 1}) end, "give {duration = ms}", "tracking without a duration")
 
-print(string.format("%d passed, %d failed", passed, failed))
-os.exit(failed == 0 and 0 or 1)
+checks.finish()
