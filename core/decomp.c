@@ -6,13 +6,20 @@
 #include "decomp.h"
 #include "par.h"
 
-/* Ranks per axis: the user's request, or slabs along the last axis of the grid. */
-static int choose_dims(const grid *g, const int want[3], int nranks, int dims[3], char *err, size_t errlen)
+/* Ranks per axis: the user's request, or slabs along the last axis of the
+ * grid that is at least minw cells thick per rank (the last axis, but for
+ * grids too thin along it); none (all 1s, *whole = 1) when no axis is. */
+static int choose_dims(const grid *g, const int want[3], int nranks, int minw, int dims[3], int *whole, char *err,
+                       size_t errlen)
 {
     int any = want[0] > 0 || want[1] > 0 || want[2] > 0;
     for (int a = 0; a < 3; a++) dims[a] = 1;
+    *whole = 0;
     if (!any) {
-        dims[g->dim - 1] = nranks;
+        int a = g->dim - 1;
+        while (a >= 0 && g->n[a] / nranks < minw) a--;
+        if (a >= 0) dims[a] = nranks;
+        else *whole = nranks > 1;
     } else {
         for (int a = 0; a < 3; a++) dims[a] = want[a] > 0 ? want[a] : 1;
         if (dims[0] * dims[1] * dims[2] != nranks) {
@@ -80,7 +87,8 @@ int decomp_plan(decomp *dc, const grid *g, int nranks, const int want[3], int gh
     dc->nranks = nranks;
     dc->ghost = ghost;
     dc->by_tissue = by_tissue;
-    if (choose_dims(g, want, dc->nranks, dc->dims, err, errlen) != 0) return -1;
+    if (choose_dims(g, want, dc->nranks, ghost > 1 ? ghost : 1, dc->dims, &dc->whole_on_0, err, errlen) != 0)
+        return -1;
     for (int a = 0; a < 3; a++) {
         dc->gn[a] = g->n[a];
         if (g->n[a] / dc->dims[a] < (dc->dims[a] > 1 ? ghost : 1)) {
@@ -106,6 +114,17 @@ int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, int by
 {
     if (decomp_plan(dc, g, par_size(), want, ghost, by_tissue, err, errlen) != 0) return -1;
     dc->rank = par_rank();
+    if (dc->whole_on_0) {
+        /* too small to split: every rank stores the whole grid, rank 0 owns
+         * it, the others own nothing and take part in the collective calls */
+        for (int a = 0; a < 3; a++) {
+            dc->nbr[a][0] = dc->nbr[a][1] = -1;
+            dc->slo[a] = dc->lo[a] = 0;
+            dc->shi[a] = g->n[a];
+            dc->hi[a] = dc->rank == 0 ? g->n[a] : 0;
+        }
+        return 0;
+    }
     if (par_active()) {
         int periods[3] = {0, 0, 0};
         MPI_Comm *cart = malloc(sizeof *cart);

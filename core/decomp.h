@@ -23,11 +23,15 @@ typedef struct decomp {
     int nbr[3][2];        /* neighbour rank below/above along each axis, -1 if none */
     int *cut[3];          /* per axis, dims[a] + 1 cell indices: part c owns [cut[c], cut[c + 1]) */
     int by_tissue;        /* the cuts balance tissue cells (else box cells) */
+    int whole_on_0;       /* no axis is thick enough to split (a single cell, a thin
+                             sheet) and the user gave no decomp: rank 0 owns the
+                             whole grid, the others own nothing (lo = hi) */
     void *comm;           /* the Cartesian communicator (MPI_Comm *), NULL in one process */
 } decomp;
 
 /* Splits g over the job's ranks. want[a] > 0 asks for that many ranks along
- * axis a, 0 leaves the axis to the default: slabs along the grid's last axis.
+ * axis a, 0 leaves the axis to the default: slabs along the grid's last axis
+ * (or the last one thick enough; with none, whole_on_0).
  * by_tissue: each axis is cut where its parts hold equal shares of the
  * tissue cells (a heart's slabs then cost alike), else into parts of equal
  * size (at most one cell apart). Every rank computes the same cuts from the

@@ -41,7 +41,8 @@ static int grow(sim *s, size_t bytes)
 int halo_exchange(sim *s, const int *vars, int nvars)
 {
     const decomp *dc = &s->dc;
-    if (dc->nranks < 2 || s->halo_off || s->failed) return s->failed ? -1 : 0;
+    /* one rank, or the whole grid on rank 0 (whole_on_0, no communicator): no neighbours */
+    if (dc->nranks < 2 || !dc->comm || s->halo_off || s->failed) return s->failed ? -1 : 0;
     const MPI_Comm comm = *(MPI_Comm *)dc->comm;
     const size_t esize = s->fp64 ? sizeof(double) : sizeof(float);
     const MPI_Datatype type = s->fp64 ? MPI_DOUBLE : MPI_FLOAT;

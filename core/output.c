@@ -93,9 +93,14 @@ static int append_frame(hid_t d, hid_t dxpl, const sim *s, const float *field)
         mstart[2 - a] = (hsize_t)s->own_lo[a];
     }
     hid_t fs = H5Dget_space(d);
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, fstart, NULL, cnt, NULL);
     hid_t ms = H5Screate_simple(3, mdims, NULL);
-    H5Sselect_hyperslab(ms, H5S_SELECT_SET, mstart, NULL, cnt + 1, NULL);
+    if (cnt[1] && cnt[2] && cnt[3]) {
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, fstart, NULL, cnt, NULL);
+        H5Sselect_hyperslab(ms, H5S_SELECT_SET, mstart, NULL, cnt + 1, NULL);
+    } else {   /* a rank that owns no cells (core/decomp.h, whole_on_0) still joins the collective write */
+        H5Sselect_none(fs);
+        H5Sselect_none(ms);
+    }
     herr_t e = H5Dwrite(d, H5T_NATIVE_FLOAT, ms, fs, dxpl, field);
     H5Sclose(ms); H5Sclose(fs);
     return e < 0 ? -1 : 0;

@@ -87,6 +87,9 @@ static int setup_part(sim *s, const backend_ops *be, const grid *g, const sim_co
         s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];
         s->own_hi[a] = s->dc.hi[a] - s->dc.slo[a];
     }
+    if (s->dc.whole_on_0 && par_rank() == 0)
+        fprintf(stderr, "cardiac: the grid (%d x %d x %d cells) is too thin to split over %d ranks; rank 0 computes "
+                "it, the others only join its collective calls\n", g->n[0], g->n[1], g->n[2], s->dc.nranks);
     return 0;
 }
 

@@ -53,20 +53,24 @@ print(("%-34s %10.3f %10.1f %8s"):format("sim:tips{} on the " .. sim.backend, t_
                                           ("%d (%d faces)"):format(#found, faces)))
 print(("%-34s %10.3f %10.1f %8s"):format("  the same with centre = {1, 0.5}", t_given, t_given / t_step, "-"))
 if sim.backend == "cuda" then
-  local ck = os.tmpname() .. ".h5"
+  -- the same file name on every rank under mpirun (os.tmpname differs between them)
+  local ck = ("tips_cost_%d_checkpoint.h5"):format(n)
   sim:checkpoint(ck, {overwrite = true})
   local cpu = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = "cpu"}
   cpu:restore(ck)
-  os.remove(ck)
   local host
   local t0 = cardiac.clock()
   host = cpu:tips{}
   local t_host = (cardiac.clock() - t0) * 1000
+  if cardiac.rank == 0 then os.remove(ck) end   -- every rank has read it: cpu:tips is collective
+  -- the GPU's filaments at the checkpoint's time (the step timing above moved on from `found`)
+  local now, nfaces = sim:tips{}, 0
+  for _, p in ipairs(now) do nfaces = nfaces + p.faces end
   local hfaces = 0
   for _, p in ipairs(host) do hfaces = hfaces + p.faces end
   print(("%-34s %10.3f %10.1f %8s"):format("sim:tips{} on the host (CPU sim)", t_host, t_host / t_step,
                                             ("%d (%d faces)"):format(#host, hfaces)))
-  print(("same filaments on both: %s"):format(tostring(#host == #found and hfaces == faces)))
+  print(("same filaments on both at t = %.0f ms: %s"):format(sim.t, tostring(#host == #now and hfaces == nfaces)))
 end
 
 -- the filaments followed for 100 ms, a sample every 2 ms (scripts/tracking.lua):

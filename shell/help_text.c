@@ -114,7 +114,7 @@ const help_entry help_entries[] = {
 "  equal tissue (balance = \"tissue\", the default) or into equal sizes (\"cells\"). On the GPU\n"
 "  the layout is then naive, tplane or, with blocks, blockDS; with blocks each rank stores the\n"
 "  blocks of its part. sim.decomp = {dims, cuts (per axis, 0-based cells), balance, tissue\n"
-"  (per rank)}.\n"
+"  (per rank), whole_on_rank0 (a grid too thin to split: rank 0 computes it)}.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
 "          decomp, output_file.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"

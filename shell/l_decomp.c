@@ -37,13 +37,14 @@ int read_balance(lua_State *L, int idx, const char *fn)
     return !strcmp(b, ways[0]);
 }
 
-/* {dims, cuts, balance, tissue}: ranks per axis; each axis' cuts (0-based
- * cells: part c owns cells [cuts[c + 1], cuts[c + 2]) of Lua's 1-based
- * list); "tissue" or "cells"; the tissue cells of each rank's part, in rank
- * order (MPI_Cart_create's row-major order over z, y, x, core/decomp.c). */
+/* {dims, cuts, balance, tissue, whole_on_rank0}: ranks per axis; each axis'
+ * cuts (0-based cells: part c owns cells [cuts[c + 1], cuts[c + 2]) of Lua's
+ * 1-based list); "tissue" or "cells"; the tissue cells of each rank's part,
+ * in rank order (MPI_Cart_create's row-major order over z, y, x,
+ * core/decomp.c); true when the grid is too small to split and rank 0 owns it. */
 void push_decomp(lua_State *L, const decomp *dc, const grid *g)
 {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
     lua_createtable(L, g->dim, 0);
     for (int a = 0; a < g->dim; a++) { lua_pushinteger(L, dc->dims[a]); lua_rawseti(L, -2, a + 1); }
     lua_setfield(L, -2, "dims");
@@ -59,10 +60,12 @@ void push_decomp(lua_State *L, const decomp *dc, const grid *g)
     lua_createtable(L, dc->nranks, 0);
     for (int r = 0; r < dc->nranks; r++) {
         const int c[3] = {r % dc->dims[0], r / dc->dims[0] % dc->dims[1], r / (dc->dims[0] * dc->dims[1])};
-        lua_pushinteger(L, (lua_Integer)decomp_part_tissue(dc, g, c));
+        lua_pushinteger(L, dc->whole_on_0 && r > 0 ? 0 : (lua_Integer)decomp_part_tissue(dc, g, c));
         lua_rawseti(L, -2, r + 1);
     }
     lua_setfield(L, -2, "tissue");
+    lua_pushboolean(L, dc->whole_on_0);
+    lua_setfield(L, -2, "whole_on_rank0");
 }
 
 /* mesh:decompose(ranks [, {decomp = {px, py, pz}, balance = "tissue" | "cells",

@@ -128,6 +128,29 @@ if [ "$(echo "$out" | grep -c ' same$')" = 8 ]; then
 else
   echo "FAIL sim.decomp under mpirun -np 4:"; echo "$out"; status=1
 fi
+# a grid too thin to split (2 x 2 cells over 3 ranks): rank 0 computes it,
+# the others join the collective calls; the same output, probe and
+# checkpoint as one process
+tiny='local m = cardiac.mesh{n = {2, 2}, dx = 0.25}
+local s = cardiac.simulation{mesh = m, model = "karma", backend = B, stimuli = {cardiac.stimulus{
+  region = cardiac.box{min = {0, 0}, max = {0.25, 0.25}}, amplitude = 8, duration = 1}}}
+s:output{file = F, interval = 1, overwrite = true}
+local p = s:probe{cells = {{1, 1}, {2, 2}}, vars = {"U"}, interval = 1}
+s:run(5)
+s:checkpoint(F .. ".ck.h5", {overwrite = true})
+print(("tiny %s %s %.9g %.9g"):format(tostring(s.decomp.whole_on_rank0), table.concat(s.decomp.tissue, " "),
+                                      s:get("U", 2, 2), p:data().U[2][5]))
+s:close()'
+"$bin" -e "F = '$dir/tiny1.h5' B = '$backend' $tiny" > "$dir/tiny1.log" 2>&1
+out=$(mpirun -np 3 "$bin" -e "F = '$dir/tiny3.h5' B = '$backend' $tiny" 2>&1)
+if echo "$out" | grep -q "^tiny true 4 0 0 $(grep '^tiny' "$dir/tiny1.log" | cut -d' ' -f4-)\$" &&
+   echo "$out" | grep -q "too thin to split over 3 ranks" &&
+   "$bin" "$same" "$dir/tiny1.h5" "$dir/tiny3.h5" /fields/U /time /probes/probe1/U > /dev/null 2>&1 &&
+   "$bin" "$same" "$dir/tiny1.h5.ck.h5" "$dir/tiny3.h5.ck.h5" /state/U /state/v > /dev/null 2>&1; then
+  echo "ok   a 2 x 2 grid under mpirun -np 3: rank 0 computes it, output, probe and checkpoint equal to one process's"
+else
+  echo "FAIL a 2 x 2 grid under mpirun -np 3:"; echo "$out"; cat "$dir/tiny1.log"; status=1
+fi
 # the REPL under mpirun: rank 0 reads the lines, every rank evaluates them,
 # rank 0 prints
 out=$(printf 'x = 20 + cardiac.ranks\nprint(x, cardiac.rank)\n' | mpirun -np 2 "$bin" -i 2>&1)
