@@ -1,7 +1,8 @@
 -- Splitting a grid over MPI ranks (core/decomp.c), planned with
 -- mesh:decompose on geometries whose answer is known by hand: equal sizes
 -- (balance = "cells": part c owns [c n / P, (c + 1) n / P)), equal tissue
--- (the default), the least thickness of a part (ghost), 3D splits, and bad
+-- (the default), the least thickness of a part (ghost), 3D splits, grids too
+-- thin for the default slabs, and bad
 -- input. tests/mpi_decomp.sh checks that a job's sim.decomp is this plan and
 -- that every split computes the one-process values bit for bit.
 cardiac.quiet = true
@@ -46,6 +47,19 @@ d = sheet:decompose(3)
 check(list(d.dims) == "1 3" and list(d.cuts[2]) == "0 7 8 9", "2D, tissue in the last 3 of 9 rows: y cuts %s",
       list(d.cuts[2]))
 
+-- no decomp given: the slabs go along the last axis thick enough for the
+-- ranks; with none, rank 0 takes the whole grid and the others nothing
+local thin = cardiac.mesh{n = {512, 2}, dx = 1}
+d = thin:decompose(4)
+check(list(d.dims) == "4 1" and list(d.cuts[1]) == "0 128 256 384 512" and not d.whole_on_rank0,
+      "512 x 2 over 4 ranks: along x (dims %s, cuts %s)", list(d.dims), list(d.cuts[1]))
+d = low:decompose(4, {ghost = 8})
+check(list(d.dims) == "1 1 1" and d.whole_on_rank0 and list(d.tissue) == "1600 0 0 0",
+      "20 x 10 x 30 over 4 ranks, parts of at least 8 cells: whole on rank 0 (tissue %s)", list(d.tissue))
+d = cardiac.mesh{n = {1}, dx = 1}:decompose(3)
+check(d.whole_on_rank0 and list(d.tissue) == "1 0 0", "one cell over 3 ranks: whole on rank 0 (tissue %s)",
+      list(d.tissue))
+
 -- bad input: named, before any work
 local function refused(f, pattern, what)
   local ok, err = pcall(f)
@@ -55,8 +69,10 @@ refused(function() low:decompose(0) end, "'ranks' must be 1 to 2^20", "0 ranks")
 refused(function() low:decompose(4, {balance = "volume"}) end, "'balance' must be one of tissue, cells", "balance 'volume'")
 refused(function() low:decompose(4, {decomp = {2, 1, 1}}) end, "splits the grid into 2 parts, but the job has 4",
         "a decomp that does not multiply to the ranks")
-refused(function() low:decompose(40) end, "cannot be split over 40 ranks", "more ranks than planes")
-refused(function() low:decompose(4, {ghost = 8}) end, "needs at least 8 cells", "parts thinner than the ghost layers")
+refused(function() low:decompose(40, {decomp = {1, 1, 40}}) end, "cannot be split over 40 ranks",
+        "a decomp with more ranks than planes")
+refused(function() low:decompose(4, {decomp = {1, 1, 4}, ghost = 8}) end, "needs at least 8 cells",
+        "a decomp with parts thinner than the ghost layers")
 refused(function() low:decompose(2, {tissue = 1}) end, "unknown option", "an unknown option")
 refused(function() cardiac.simulation{mesh = low, model = "karma", balance = "even"} end,
         "'balance' must be one of tissue, cells", "cardiac.simulation with balance 'even'")
