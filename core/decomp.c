@@ -71,7 +71,7 @@ static int cut_axis(const grid *g, int a, int p, int minw, int by_tissue, int *c
         for (int c = 1; c < p; c++) {
             const double target = total * c / p;
             const int first = cut[c - 1] + minw, last = n - (p - c) * minw;
-            if (i < first) { while (i < first) below += (double)w[i++]; }
+            while (i < first) below += (double)w[i++];
             while (i < last && below + (double)w[i] <= target) below += (double)w[i++];
             cut[c] = i;
         }
