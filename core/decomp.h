@@ -39,7 +39,8 @@ typedef struct decomp {
  * number of ranks or leaves a rank fewer than `ghost` cells along an axis. */
 int decomp_setup(decomp *dc, const grid *g, const int want[3], int ghost, int by_tissue, char *err, size_t errlen);
 /* The same split planned for nranks ranks without MPI (mesh:decompose): fills
- * nranks, dims, gn, ghost, by_tissue and cut, no rank or neighbours. */
+ * nranks, dims, gn, ghost, by_tissue, whole_on_0 and cut, no rank or
+ * neighbours. */
 int decomp_plan(decomp *dc, const grid *g, int nranks, const int want[3], int ghost, int by_tissue, char *err,
                 size_t errlen);
 /* Tissue cells of the part at rank-grid position c[3] (cell counts of the

@@ -379,7 +379,7 @@ static void split_block_ranges(cuda_data *cd)
     const int bz = h.b[2];
     const int first = (cd->inner[2] + bz - 1) / bz, last = cd->inner[5] / bz;   // interior rows [first, last)
     cd->qedges.clear();
-    if (cd->xy_split || first >= last || cd->inner[2] >= cd->inner[5]) {
+    if (cd->xy_split || first >= last) {   // (an empty interior, inner[2] >= inner[5], gives first >= last)
         cd->qedges.push_back({0, all});
         cd->qinner = {0, 0};
         return;
@@ -517,7 +517,8 @@ static int check_tplane_block(const sim *s, const int n[3], int bx, int by, char
 
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
-    if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "tplane")) {
+    if (s->dc.nranks > 1 && s->layout[0] && strcmp(s->layout, "naive") && strcmp(s->layout, "tplane") &&
+        strcmp(s->layout, "block")) {
         snprintf(err, errlen, "layout '%s' does not run split over several ranks yet; use layout = \"naive\" or "
                  "\"tplane\", or blocks", s->layout);
         return -1;

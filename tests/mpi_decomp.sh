@@ -110,7 +110,18 @@ blocks_case() {  # model [precision]
   done
 }
 blocks_case karma
-if [ "$backend" = cuda ]; then blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; fi
+if [ "$backend" = cuda ]; then
+  blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed
+  # the layout named as well as the blocks
+  out=$(mpirun -np 2 "$bin" -e 'local s = cardiac.simulation{mesh = cardiac.mesh{n = {8, 8, 8}, dx = 0.25},
+    model = "karma", backend = "cuda", layout = "block", blocks = 2}
+  s:run(1) print("layout " .. s.layout .. " blocks " .. s.blocks)' 2>&1)
+  if [ "$(echo "$out" | grep -c '^layout block blocks 2x2x2$')" = 1 ]; then
+    echo "ok   layout = \"block\" with blocks under mpirun -np 2"
+  else
+    echo "FAIL layout = \"block\" with blocks under mpirun -np 2:"; echo "$out"; status=1
+  fi
+fi
 # a job's split is the one mesh:decompose plans (tests/decomp_plan.lua):
 # tissue in the first 8 of 30 planes, so that equal tissue and equal sizes
 # cut differently; every rank holds the same table
