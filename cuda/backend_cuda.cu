@@ -400,7 +400,8 @@ static int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
         return fail_init(err, errlen, "creating the interior stream", e);
     split_boxes(s, cd);
     if (cd->layout == LAYOUT_BLOCK) split_block_ranges(cd);
-    cd->xchg = gpu_exchange_create(s, err, errlen);
+    // tplane exchanges every state, the other layouts V alone
+    cd->xchg = gpu_exchange_create(s, cd->map, cd->layout == LAYOUT_TPLANE ? s->m.def->nstate : 1, err, errlen);
     return cd->xchg ? 0 : -1;
 }
 
@@ -755,7 +756,7 @@ static void split_step(sim *s, launch_ctx &c)
     c.stream = cd->compute;
     CU(s, cudaEventRecord(cd->ev_inner, cd->interior));
     std::swap(cd->state[vi], cd->next[vi]);   // naive and blockDS: only V is double-buffered
-    if (!s->halo_off) gpu_exchange_run(cd->xchg, s, vi, cd->state[vi], cd->map, cd->compute);
+    if (!s->halo_off) gpu_exchange_run(cd->xchg, s, &vi, &cd->state[vi], 1, cd->map, cd->compute);
     CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
@@ -782,8 +783,11 @@ static void split_tplane_step(sim *s, launch_ctx &c)
     }
     c.stream = cd->compute;
     for (int v = 0; v < ns; v++) std::swap(cd->state[v], cd->next[v]);
-    if (!s->halo_off)
-        for (int v = 0; v < ns; v++) gpu_exchange_run(cd->xchg, s, v, cd->state[v], cd->map, cd->compute);
+    if (!s->halo_off) {
+        int vars[MODEL_MAX_STATE];
+        for (int v = 0; v < ns; v++) vars[v] = v;
+        gpu_exchange_run(cd->xchg, s, vars, cd->state, ns, cd->map, cd->compute);
+    }
     if (!cd->xy_split) CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 

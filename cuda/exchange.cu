@@ -31,8 +31,8 @@ struct gpu_exchange {
     bool nccl;
     nccl_api api;
     ncclComm_t comm;
-    void *buf[2];            // device send and receive buffers (NCCL way)
-    size_t cap;
+    void *buf[2];            // device send and receive buffers of packed faces (NCCL way)
+    size_t slot;             // values per field and direction in them
     char name[96];
 };
 
@@ -51,29 +51,42 @@ static bool load_nccl(nccl_api *a)
     return true;
 }
 
-// Largest face of the plan, in values.
-static size_t largest_face(const sim *s)
+// NCCL sends and receives a face in place where the state stores it as one
+// run of values (row-major faces normal to the slowest axis: z slabs, and y
+// on 2D grids); other faces go through a packed buffer.
+static bool face_in_place(const store_map &m, const halo_face &f)
 {
-    size_t m = 0;
+    return m.layout != LAYOUT_BLOCK && f.nblocks == 1;
+}
+
+// Largest face of the plan that needs packing, in values (0: none does).
+static size_t largest_packed_face(const sim *s, const store_map &m)
+{
+    size_t big = 0;
     for (int a = 0; a < 3; a++)
         for (int d = 0; d < 2; d++) {
             halo_face f, g;
             halo_faces(s, a, d, &f, &g);
-            if (s->dc.dims[a] > 1) m = std::max(m, f.blocklen * f.nblocks);
+            if (s->dc.dims[a] > 1 && !face_in_place(m, f)) big = std::max(big, f.blocklen * f.nblocks);
         }
-    return m;
+    return big;
 }
 
 // NCCL on every rank or on none: the way is chosen together.
-static bool start_nccl(gpu_exchange *x, sim *s)
+// CARDIAC_EXCHANGE=host forces the host-staged way; CARDIAC_EXCHANGE=nccl
+// takes NCCL even where ranks share a GPU, which NCCL refuses unless each
+// rank poses as a host of its own (NCCL_HOSTID; tests/mpi_decomp.sh does so
+// to run the NCCL way on one GPU, through NCCL's socket transport).
+static bool start_nccl(gpu_exchange *x, sim *s, const store_map &m, int nfields)
 {
-    const char *want = getenv("CARDIAC_EXCHANGE");          // "host" forces the host-staged way
+    const char *want = getenv("CARDIAC_EXCHANGE");
+    const bool force = want && !strcmp(want, "nccl");
     // NCCL needs a GPU of its own per rank: with more ranks on a node than
     // GPUs (they share one, cuda/backend_cuda.cu) its setup hung on the H200s
     // (3 ranks on 2 GPUs, 2026-11-23), so such runs take the host-staged way.
     int ngpu = 0;
     if (cudaGetDeviceCount(&ngpu) != cudaSuccess) ngpu = 0;
-    int fail = (want && !strcmp(want, "host")) || par_local_rank() >= ngpu || !load_nccl(&x->api);
+    int fail = (want && !strcmp(want, "host")) || (!force && par_local_rank() >= ngpu) || !load_nccl(&x->api);
     par_max_ints(&fail, 1);
     if (fail) return false;
     setenv("NCCL_NVLS_ENABLE", "0", 0);                     // no NVLink multicast (shared machines)
@@ -81,9 +94,9 @@ static bool start_nccl(gpu_exchange *x, sim *s)
     if (par_rank() == 0) x->api.get_unique_id(&id);
     par_bcast(&id, sizeof id);
     fail = x->api.comm_init_rank(&x->comm, par_size(), id, par_rank()) != 0;
-    const size_t esize = s->fp64 ? 8 : 4;
-    x->cap = 2 * largest_face(s);                           // both directions of an axis at once
-    fail |= cudaMalloc(&x->buf[0], x->cap * esize) != cudaSuccess || cudaMalloc(&x->buf[1], x->cap * esize) != cudaSuccess;
+    const size_t esize = s->fp64 ? 8 : 4, bytes = 2 * nfields * largest_packed_face(s, m) * esize;
+    x->slot = largest_packed_face(s, m);
+    if (bytes) fail |= cudaMalloc(&x->buf[0], bytes) != cudaSuccess || cudaMalloc(&x->buf[1], bytes) != cudaSuccess;
     par_max_ints(&fail, 1);
     if (fail) {
         cudaGetLastError();
@@ -95,10 +108,10 @@ static bool start_nccl(gpu_exchange *x, sim *s)
     return true;
 }
 
-gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen)
+gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, char *err, size_t errlen)
 {
     gpu_exchange *x = new gpu_exchange();
-    x->nccl = start_nccl(x, s);
+    x->nccl = start_nccl(x, s, m, nfields);
     if (!x->nccl) snprintf(x->name, sizeof x->name, "host-staged (pinned buffers, MPI)");
     int ngpu = 0;
     if (cudaGetDeviceCount(&ngpu) != cudaSuccess || ngpu < 1) ngpu = 1;
@@ -130,36 +143,44 @@ static void face_copy_device(void *field, const store_map &m, const sim *s, int 
     else cudaMemcpy2DAsync(dev, pitch, buf, w, w, f.nblocks, cudaMemcpyDeviceToDevice, st);
 }
 
-// Axis by axis (the faces of later axes carry the earlier ones' ghosts); the
-// two directions of an axis in one NCCL group, so their transfers overlap.
-void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, const store_map &m, cudaStream_t st)
+// Axis by axis (the faces of later axes carry the earlier ones' ghosts);
+// per axis one NCCL group for both directions and every field, so that their
+// transfers overlap and the group's launch cost is paid once.
+void gpu_exchange_run(gpu_exchange *x, sim *s, const int *vars, void *const *fields, int n, const store_map &m,
+                      cudaStream_t st)
 {
-    if (!x->nccl) { halo_exchange(s, &var, 1); return; }
+    if (!x->nccl) { halo_exchange(s, vars, n); return; }
     const decomp *dc = &s->dc;
     const size_t esize = s->fp64 ? 8 : 4;
     const int type = s->fp64 ? NCCL_FLOAT64 : NCCL_FLOAT32;
     for (int a = 0; a < 3; a++) {
         if (dc->dims[a] < 2) continue;
         halo_face send[2], recv[2];
-        char *sbuf[2], *rbuf[2];
-        for (int d = 0; d < 2; d++) {
-            halo_faces(s, a, d, &send[d], &recv[d]);
-            const size_t bytes = send[d].blocklen * send[d].nblocks * esize;
-            sbuf[d] = (char *)x->buf[0] + d * bytes;
-            rbuf[d] = (char *)x->buf[1] + d * bytes;
-            if (dc->nbr[a][d] >= 0) face_copy_device(field, m, s, var, send[d], sbuf[d], true, st);
-        }
+        for (int d = 0; d < 2; d++) halo_faces(s, a, d, &send[d], &recv[d]);
+        // where each field's face is sent from and received into
+        auto at = [&](int q, int d, bool out) -> char * {
+            const halo_face &f = out ? send[d] : recv[d];
+            if (face_in_place(m, f)) return (char *)fields[q] + f.offset * esize;
+            return (char *)x->buf[out ? 0 : 1] + (2 * q + d) * x->slot * esize;
+        };
+        for (int q = 0; q < n; q++)
+            for (int d = 0; d < 2; d++)
+                if (dc->nbr[a][d] >= 0 && !face_in_place(m, send[d]))
+                    face_copy_device(fields[q], m, s, vars[q], send[d], at(q, d, true), true, st);
         x->api.group_start();
-        for (int d = 0; d < 2; d++) {
-            const int to = dc->nbr[a][d], from = dc->nbr[a][1 - d];
-            const size_t count = send[d].blocklen * send[d].nblocks;
-            if (to >= 0) x->api.send(sbuf[d], count, type, to, x->comm, st);
-            if (from >= 0) x->api.recv(rbuf[d], count, type, from, x->comm, st);
-        }
+        for (int q = 0; q < n; q++)
+            for (int d = 0; d < 2; d++) {
+                const int to = dc->nbr[a][d], from = dc->nbr[a][1 - d];
+                const size_t count = send[d].blocklen * send[d].nblocks;   // the neighbour's send[d] alike
+                if (to >= 0) x->api.send(at(q, d, true), count, type, to, x->comm, st);
+                if (from >= 0) x->api.recv(at(q, d, false), count, type, from, x->comm, st);
+            }
         ncclResult_t r = x->api.group_end();
         if (r != 0) sim_fail(s, "NCCL halo exchange failed: %s", x->api.error_string(r));
-        for (int d = 0; d < 2; d++)
-            if (dc->nbr[a][1 - d] >= 0) face_copy_device(field, m, s, var, recv[d], rbuf[d], false, st);
+        for (int q = 0; q < n; q++)
+            for (int d = 0; d < 2; d++)
+                if (dc->nbr[a][1 - d] >= 0 && !face_in_place(m, recv[d]))
+                    face_copy_device(fields[q], m, s, vars[q], recv[d], at(q, d, false), false, st);
     }
 }
 
@@ -168,8 +189,10 @@ void gpu_exchange_free(gpu_exchange *x)
     if (!x) return;
     if (x->nccl) {
         x->api.comm_destroy(x->comm);
-        cudaFree(x->buf[0]);
-        cudaFree(x->buf[1]);
+        if (x->slot) {
+            cudaFree(x->buf[0]);
+            cudaFree(x->buf[1]);
+        }
     }
     delete x;
 }

@@ -11,14 +11,16 @@
 
 struct gpu_exchange;
 
-// Sets up the exchange of a decomposed simulation (collective: every rank
-// calls it). NULL with a message in err on failure.
-gpu_exchange *gpu_exchange_create(sim *s, char *err, size_t errlen);
-// Queues on stream st the exchange of the ghost layers of field (state
-// variable var, a device array of the stored cells in layout m: row-major, or
-// blockDS blocks). The host-staged way returns after the copies; the NCCL way
-// returns at once.
-void gpu_exchange_run(gpu_exchange *x, sim *s, int var, void *field, const store_map &m, cudaStream_t st);
+// Sets up the exchange of a decomposed simulation whose state is stored in
+// layout m, for up to nfields fields at once (collective: every rank calls
+// it). NULL with a message in err on failure.
+gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, char *err, size_t errlen);
+// Queues on stream st the exchange of the ghost layers of n fields (state
+// variables vars[q], device arrays fields[q] of the stored cells in layout m:
+// row-major, or blockDS blocks). The host-staged way returns after the
+// copies; the NCCL way returns at once.
+void gpu_exchange_run(gpu_exchange *x, sim *s, const int *vars, void *const *fields, int n, const store_map &m,
+                      cudaStream_t st);
 const char *gpu_exchange_name(const gpu_exchange *x);
 void gpu_exchange_free(gpu_exchange *x);
 

@@ -2,12 +2,23 @@
 # Decomposition test (issue 4): the same script under mpirun -np 1, 2 and 4,
 # with slabs and general 3D splits, must write bitwise the same output (fields,
 # mask, times, probes) as one process without MPI.
-#   sh tests/mpi_decomp.sh CARDIAC [BACKEND]
+#   sh tests/mpi_decomp.sh CARDIAC [BACKEND [nccl]]
+# With nccl (GPUs): the ranks exchange through NCCL even where they share a
+# GPU; each rank poses to NCCL as a host of its own (NCCL refuses two ranks on
+# one GPU of a host), so NCCL's socket transport carries the faces.
 bin=$1
 backend=${2:-cpu}
+exchange=${3:-}
 dir=${TMPDIR:-/tmp}/cardiac_mpi_$$
 mkdir -p "$dir"
 trap 'rm -rf "$dir"' EXIT
+mpibin=$bin
+if [ "$exchange" = nccl ]; then
+  export CARDIAC_EXCHANGE=nccl NCCL_SOCKET_IFNAME=lo
+  mpibin=$dir/rank_as_host.sh
+  printf '#!/bin/sh\nNCCL_HOSTID=cardiac-rank-$OMPI_COMM_WORLD_RANK exec "%s" "$@"\n' "$bin" > "$mpibin"
+  chmod +x "$mpibin"
+fi
 if ! command -v mpirun > /dev/null; then echo "mpirun not found (Debian: openmpi-bin)"; exit 1; fi
 # root in containers and CI; more ranks than cores; shared memory only
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
@@ -20,10 +31,13 @@ run() {  # np dim decomp [stencil [layout [full]]]
   case="o$order-$layout$full"
   out="$dir/np$np-$dim-$(echo "$split" | tr , x)-$case.h5"
   if [ "$np" = 0 ]; then "$bin" "$script" "$out" "$dim" "$split" "$backend" "$order" "$layout" $full > "$out.log" 2>&1
-  else mpirun -np "$np" "$bin" "$script" "$out" "$dim" "$split" "$backend" "$order" "$layout" $full > "$out.log" 2>&1; fi
+  else mpirun -np "$np" "$mpibin" "$script" "$out" "$dim" "$split" "$backend" "$order" "$layout" $full > "$out.log" 2>&1; fi
   rc=$?
   [ "$layout$full" != auto ] && order="$order layout=$layout $full"
   if [ $rc != 0 ]; then echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: exit $rc"; cat "$out.log"; status=1; return; fi
+  if [ "$exchange" = nccl ] && [ "$np" -gt 1 ] && ! grep -q "halo exchange: NCCL" "$out.log"; then
+    echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: the exchange is not NCCL's:"; cat "$out.log"; status=1; return
+  fi
   ref="$dir/np0-$dim-auto-$case.h5"
   [ "$np" = 0 ] && { echo "reference ${dim}D stencil $order: $(grep '^ranks' "$out.log")"; return; }
   if ! "$bin" "$same" "$ref" "$out" /fields/U /fields/v /mesh/mask /time /step /probes/line/U /probes/line/v \
@@ -81,7 +95,7 @@ run 0 3 auto phase; run 2 3 auto phase; run 4 3 1,2,2 phase; run 0 2 auto phase;
 for c in "2 auto" "4 2,2" "3 3,1"; do
   set -- $c
   # restores the one-process run's checkpoint: the dyads cross decompositions
-  mpirun -np "$1" "$bin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" "$backend" "$dir/ca0.h5.ck.h5" \
+  mpirun -np "$1" "$mpibin" "$(dirname "$0")/mpi_calcium.lua" "$dir/ca$1.h5" "$2" "$backend" "$dir/ca0.h5.ck.h5" \
     > "$dir/ca$1.log" 2>&1
   if "$bin" "$same" "$dir/ca0.h5" "$dir/ca$1.h5" /fields/V /fields/cai /fields/ryr_open /fields/lcc_open \
        /probes/line/V /probes/line/ryr_open /probes/line/lcc_open > "$dir/ca$1.diff" 2>&1 &&
@@ -101,7 +115,7 @@ blocks_case() {  # model [precision]
   for c in "2 1,1,2" "4 1,1,4" "4 2,2,1"; do
     set -- $c "$@"
     np=$1; split=$2; shift 2
-    got=$(mpirun -np "$np" "$bin" "$(dirname "$0")/mpi_blocks.lua" "$split" "$backend" "$@" 2>&1 | grep '^blocks')
+    got=$(mpirun -np "$np" "$mpibin" "$(dirname "$0")/mpi_blocks.lua" "$split" "$backend" "$@" 2>&1 | grep '^blocks')
     if [ -n "$ref" ] && [ "$got" = "$ref" ] && echo "$got" | grep -q '^blocks 3x3x3 '; then
       echo "ok   blocks = 3, $*, under mpirun -np $np decomp=$split: every rank stores blocks, states and probe equal to one process's"
     else
@@ -113,7 +127,7 @@ blocks_case karma
 if [ "$backend" = cuda ]; then
   blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed
   # the layout named as well as the blocks
-  out=$(mpirun -np 2 "$bin" -e 'local s = cardiac.simulation{mesh = cardiac.mesh{n = {8, 8, 8}, dx = 0.25},
+  out=$(mpirun -np 2 "$mpibin" -e 'local s = cardiac.simulation{mesh = cardiac.mesh{n = {8, 8, 8}, dx = 0.25},
     model = "karma", backend = "cuda", layout = "block", blocks = 2}
   s:run(1) print("layout " .. s.layout .. " blocks " .. s.blocks)' 2>&1)
   if [ "$(echo "$out" | grep -c '^layout block blocks 2x2x2$')" = 1 ]; then
@@ -133,7 +147,7 @@ for _, b in ipairs{"tissue", "cells"} do
   io.stderr:write(("rank %d %s %s\\n"):format(cardiac.rank, b, got == want and "same" or got .. " against " .. want))
   s:close()
 end'
-out=$(mpirun -np 4 "$bin" -e "$plan" 2>&1)
+out=$(mpirun -np 4 "$mpibin" -e "$plan" 2>&1)
 if [ "$(echo "$out" | grep -c ' same$')" = 8 ]; then
   echo "ok   sim.decomp under mpirun -np 4 is mesh:decompose's plan on every rank (balance tissue and cells)"
 else
@@ -153,7 +167,7 @@ print(("tiny %s %s %.9g %.9g"):format(tostring(s.decomp.whole_on_rank0), table.c
                                       s:get("U", 2, 2), p:data().U[2][5]))
 s:close()'
 "$bin" -e "F = '$dir/tiny1.h5' B = '$backend' $tiny" > "$dir/tiny1.log" 2>&1
-out=$(mpirun -np 3 "$bin" -e "F = '$dir/tiny3.h5' B = '$backend' $tiny" 2>&1)
+out=$(mpirun -np 3 "$mpibin" -e "F = '$dir/tiny3.h5' B = '$backend' $tiny" 2>&1)
 if echo "$out" | grep -q "^tiny true 4 0 0 $(grep '^tiny' "$dir/tiny1.log" | cut -d' ' -f4-)\$" &&
    echo "$out" | grep -q "too thin to split over 3 ranks" &&
    "$bin" "$same" "$dir/tiny1.h5" "$dir/tiny3.h5" /fields/U /time /probes/probe1/U > /dev/null 2>&1 &&
@@ -174,7 +188,7 @@ fi
 err='local s = cardiac.simulation{mesh = cardiac.mesh{n = {40, 40}, dx = 0.25}, model = "karma"}
 if cardiac.rank == 1 then error("only rank 1 fails") end
 s:run(1e6)'
-out=$(timeout 60 mpirun -np 2 "$bin" -e "$err" 2>&1)
+out=$(timeout 60 mpirun -np 2 "$mpibin" -e "$err" 2>&1)
 rc=$?
 if [ $rc != 0 ] && [ $rc != 124 ] && echo "$out" | grep -q "rank 1.*only rank 1 fails"; then
   echo "ok   an error on rank 1 ends the job (exit $rc) with its message"
@@ -188,7 +202,7 @@ err="local s = cardiac.simulation{mesh = cardiac.mesh{n = {40, 40}, dx = 0.25}, 
 s:output{file = '$f', every = 10}
 s:step(50)
 error('every rank fails')"
-out=$(timeout 60 mpirun -np 2 "$bin" -e "$err" 2>&1)
+out=$(timeout 60 mpirun -np 2 "$mpibin" -e "$err" 2>&1)
 rc=$?
 frames=$("$bin" -e "local _, d = cardiac.h5read('$f', '/time') print(d[1])" 2>&1)
 if [ $rc = 1 ] && [ "$(echo "$out" | grep -c 'every rank fails')" = 1 ] && [ "$frames" = 6 ] &&
