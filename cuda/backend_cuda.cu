@@ -197,15 +197,24 @@ static int choose_layout(const sim *s, const grid *g, int nranks)
 
 static int pick_layout(const sim *s) { return choose_layout(s, s->dc.nranks > 1 ? &s->g : &s->lg, s->dc.nranks); }
 
-// Steps per kernel by default: 3; tplane tiles wider than 256 cells hold too
-// few rows for 3 levels in shared memory (Karma 512^3 on the H100: K = 2
-// 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells; docs/performance.md),
-// and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3 0.173 ms; docs/gpu.md, item 16).
+// tplane in fp32 on grids wider than 256 cells: tiles 64 cells wide with an
+// x halo (tplane_shape), where the grid has the 64 rows such a tile holds.
+static bool tplane_narrow_tiles(const sim *s, const int n[3])
+{
+    return !s->fp64 && n[0] > 256 && n[1] >= 64;
+}
+
+// Steps per kernel by default: 3; tplane tiles spanning more than 256 cells
+// hold too few rows for 3 levels in shared memory (Karma 512^3 on the H100:
+// K = 2 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells;
+// docs/performance.md), and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3
+// 0.173 ms; docs/gpu.md, item 16). Tiles 64 wide hold 64 rows at K = 3.
 static int default_tsteps(const sim *s, const grid *g, int layout)
 {
     int n[3], axis_of[3];
     make_view(g, n, axis_of);
-    return layout == LAYOUT_TPLANE && (n[0] > 256 || s->fp64) ? 2 : 3;
+    if (layout != LAYOUT_TPLANE || tplane_narrow_tiles(s, n)) return 3;
+    return n[0] > 256 || s->fp64 ? 2 : 3;
 }
 
 // Under mpirun, tplane's ranks hold K ghost layers of every state: a rank's
@@ -218,18 +227,26 @@ static int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
     return reach * (s->tsteps ? s->tsteps : default_tsteps(s, g, LAYOUT_TPLANE));
 }
 
-// tplane: tiles as wide as the grid up to 512 cells (no x halo), else the
-// fewest tiles of at most 512 with their halo; as many rows of threads as
-// make 512 threads in fp64 where the width divides 512 (the compiled variant
-// with 128 registers a thread and more rows; on the H100, Karma 256^3 fp64
-// K = 2 0.130 ms a step against 0.146 with 1024 threads), else 1024 (fp32
-// 256^3 K = 3: 0.060 against 0.090 with 512; 512^3 K = 2: 0.572 against
-// 0.739; docs/gpu.md, item 16), and fit the block's shared memory.
+// tplane: fp32 grids wider than 256 cells (tplane_narrow_tiles): tiles 64
+// cells wide with their x halo; 16 rows of threads make tiles of 64 x 64
+// cells at K = 3, whose halo of 3 cells a side costs less than the y halo of
+// a tile spanning 512 cells or more, which holds 10 rows at K = 2 and writes
+// 6 (Karma on an H200: 512^3 0.439 ms a step against 0.552 on 512 x 10
+// tiles, 1024^3 3.43 against 5.94 on 352 x 10; 256^3 keeps 256 x 16 tiles,
+// 0.061 against 0.073 on 64 x 64; docs/gpu.md, item 20). Else tiles as wide
+// as the grid up to 512 cells (no x halo), or the fewest tiles of at most 512
+// with their halo; as many rows of threads as make 512 threads in fp64 where
+// the width divides 512 (the compiled variant with 128 registers a thread and
+// more rows; on the H100, Karma 256^3 fp64 K = 2 0.130 ms a step against
+// 0.146 with 1024 threads), else 1024 (fp32 256^3 K = 3: 0.060 against 0.090
+// with 512; docs/gpu.md, item 16); and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
     int w = r32;
-    if (r32 > 512) {
+    if (tplane_narrow_tiles(s, n)) {
+        w = 64;
+    } else if (r32 > 512) {
         const int tiles = (n[0] + 511 - 2 * K) / (512 - 2 * K);
         w = ((n[0] + tiles - 1) / tiles + 2 * K + 31) / 32 * 32;
     }

@@ -88,7 +88,7 @@ elseif mode == "tune" then
   local big = {{"naive"}}
   for K = 2, 3 do
     -- 1024 threads (64 registers each), 512 threads (128), other counts
-    for _, b in ipairs{{512, 2}, {256, 4}, {512, 1}, {256, 2}, {288, 3}, {320, 3}} do
+    for _, b in ipairs{{512, 2}, {256, 4}, {128, 8}, {64, 16}, {32, 32}, {512, 1}, {256, 2}, {288, 3}, {320, 3}} do
       big[#big + 1] = {"tplane", K, block = b}
     end
   end
@@ -99,8 +99,9 @@ elseif mode == "tplane" then
     {case = karma_case(256, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 1}, {"tplane", 2},
      {"tplane", 3}}, full = {{"tplane", 3}}},
     {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tplane", 3}}},
-    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 2},
-     {"tplane", 3, block = {288, 3}}}, full = {{"tplane", 2}}},
+    -- the default tiles of 64 x 64 cells (K = 3), and tiles spanning the grid (K = 2 and 3)
+    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 3},
+     {"tplane", 2, block = {512, 2}}, {"tplane", 3, block = {288, 3}}}, full = {{"tplane", 3}}},
     -- fp64: blocks of 512 threads (the default) and of 1024
     {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tplane", 1}, {"tplane", 2},
      {"tplane", 2, block = {256, 4}}}},
@@ -110,8 +111,8 @@ else
     {case = karma_case(256, 2, "fp32"), layouts = all_layouts, full = {{"naive"}, {"tblock", 3}, {"tplane", 3}}},
     {case = karma_case(256, 2, "fp32", {xm = 9.5}), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 3}}},
     {case = karma_case(256, 4, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 1}, {"tblock", 2}}},
-    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}, {"tplane", 2},
-     {"tplane", 3, block = {288, 3}}}, full = {{"naive"}, {"tplane", 2}}},
+    {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"window"}, {"tower"}, {"tblock", 3}, {"tplane", 3},
+     {"tplane", 2, block = {512, 2}}}, full = {{"naive"}, {"tplane", 3}}},
     {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tblock", 2}, {"tplane", 2}}},
     {case = ap_case(4096, "fp32"), layouts = sheet_layouts, full = {{"tblock", 3}}},
     {case = ap_case(4096, "fp64"), layouts = sheet_layouts},

@@ -5,7 +5,8 @@
 -- (4: two ghost layers per face), or "phase": second order on a phase field
 -- whose hole has a tanh border; LAYOUT: a GPU layout, "auto" (the default)
 -- or "blocks" (blockDS, on either backend); "full": no hole in the tissue (the
--- layouts' unmasked kernels).
+-- layouts' unmasked kernels); "wide": no hole, on a grid wider than 256 cells
+-- (tplane's tiles 64 cells wide with an x halo, docs/gpu.md item 20).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
@@ -13,7 +14,8 @@ local order = phase and 2 or tonumber(arg[5] or "2")
 local layout = arg[6] ~= "auto" and arg[6] or nil
 local blocks                     -- LAYOUT "blocks": blockDS, blocks of 3 cells per axis
 if layout == "blocks" then blocks, layout = 3, nil end
-local full = arg[7] == "full"
+local wide = arg[7] == "wide"
+local full = arg[7] == "full" or wide
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -22,7 +24,7 @@ if split ~= "auto" then
 end
 -- sizes that no split divides evenly; a hole and a stimulus that cross the
 -- rank borders; a probe line across all of them
-local n = dim == 3 and {23, 18, 21} or {61, 47}
+local n = dim == 3 and (wide and {290, 66, 21} or {23, 18, 21}) or {61, 47}
 local centre = dim == 3 and {2.9, 2.2, 2.6} or {7.6, 5.9}
 local mesh
 if phase then

@@ -80,8 +80,11 @@ if [ "$backend" = cuda ]; then
     run 2 3 2,1,1 2 tplane $full; run 4 3 1,2,2 2 tplane $full
   done
   run 0 3 auto 2 auto full; run 2 3 auto 2 auto full; run 4 3 2,1,2 2 auto full
-  for f in "$dir"/np[24]-3-*-o2-autofull.h5.log; do
-    grep -q "layout tplane 3" "$f" || { echo "FAIL the default layout of a full box under mpirun is not tplane: $f"; status=1; }
+  # wider than 256 cells: tiles 64 wide with an x halo, K = 3 (z slabs), and
+  # tiles spanning a rank's half under a split along x
+  run 0 3 auto 2 auto wide; run 2 3 auto 2 auto wide; run 4 3 2,2,1 2 auto wide
+  for f in "$dir"/np[024]-3-*-o2-autofull.h5.log "$dir"/np[024]-3-*-o2-autowide.h5.log; do
+    grep -q "layout tplane 3" "$f" || { echo "FAIL the default layout of a full box is not tplane with K = 3: $f"; status=1; }
   done
 fi
 # blockDS: each rank stores the blocks of its part that hold tissue (ghost
