@@ -94,11 +94,15 @@ static bool start_nccl(gpu_exchange *x, sim *s, const store_map &m, int nfields)
     if (par_rank() == 0) x->api.get_unique_id(&id);
     par_bcast(&id, sizeof id);
     fail = x->api.comm_init_rank(&x->comm, par_size(), id, par_rank()) != 0;
-    const size_t esize = s->fp64 ? 8 : 4, bytes = 2 * nfields * largest_packed_face(s, m) * esize;
     x->slot = largest_packed_face(s, m);
+    const size_t bytes = 2 * nfields * x->slot * (s->fp64 ? 8 : 4);
     if (bytes) fail |= cudaMalloc(&x->buf[0], bytes) != cudaSuccess || cudaMalloc(&x->buf[1], bytes) != cudaSuccess;
     par_max_ints(&fail, 1);
-    if (fail) {
+    if (fail) {   // the host-staged way instead: nothing of this one kept
+        cudaFree(x->buf[0]);
+        cudaFree(x->buf[1]);
+        x->buf[0] = x->buf[1] = nullptr;
+        x->slot = 0;
         cudaGetLastError();
         return false;
     }
