@@ -234,11 +234,18 @@ CARDIAC_HD void R(dyad_accumulate)(double *sum, const struct R(dyad) *x, const s
     sum[DS_JREL] += o->jrel; sum[DS_JUP] += o->jup;
 }
 
-/* The cell-state value of sum m over n dyads: the mean, and for the release
- * flux the conversion from uM/ms of dyadic space to mM/ms of myoplasm. */
-CARDIAC_HD real R(dyad_mean)(int m, double sum, int n)
+/* The cell-state value of sum m over the cell's n simulated dyads. The
+ * concentrations, CaMKII, nca and the channel counts are means (thesis eqs.
+ * 2.11-2.15). The currents, the release and the uptake are what the dyads
+ * give the cell: with reading "sample" the dyads stand for all GR_NREP of
+ * the cell and these are their means; with reading "units" each dyad is one
+ * of the GR_NREP units with its 1/GR_NREP share, so these are the sums over
+ * GR_NREP and grow with n, while the membrane stays the whole cell's. The
+ * release flux is converted from uM/ms of dyadic space to mM/ms of myoplasm. */
+CARDIAC_HD real R(dyad_mean)(int m, double sum, int n, int reading)
 {
-    const double mean = sum / n;
+    const int extensive = m <= DS_IPCA || m == DS_JREL || m == DS_JUP;
+    const double mean = sum / (extensive && reading == GR_READING_UNITS ? (double)GR_NREP : (double)n);
     if (m == DS_JREL) return (real)(mean * 1e-3 * GR_VDS * GR_NREP / R(ord_geometry)().vmyo);
     return (real)mean;
 }

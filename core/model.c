@@ -1,4 +1,5 @@
 /* Registry of the built-in cell models. */
+#include <stdio.h>
 #include <string.h>
 #include "model.h"
 
@@ -44,6 +45,32 @@ const model_preset *model_find_preset(const model_def *d, const char *name)
     for (int i = 0; i < d->npresets; i++)
         if (strcmp(d->presets[i].name, name) == 0) return &d->presets[i];
     return NULL;
+}
+
+const param_choice *model_find_choice(const model_def *d, int param, const char *name)
+{
+    for (int i = 0; i < d->nchoices; i++)
+        if (d->choices[i].param == param && strcmp(d->choices[i].name, name) == 0) return &d->choices[i];
+    return NULL;
+}
+
+const char *model_choice_name(const model_def *d, int param, double value)
+{
+    for (int i = 0; i < d->nchoices; i++)
+        if (d->choices[i].param == param && d->choices[i].value == value) return d->choices[i].name;
+    return NULL;
+}
+
+const char *model_choice_list(const model_def *d, int param, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < d->nchoices && used < len; i++) {
+        if (d->choices[i].param != param) continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s\"%s\" (%g)", used ? ", " : "", d->choices[i].name,
+                                 d->choices[i].value);
+    }
+    return buf;
 }
 
 void model_apply_preset(model_inst *m, const model_preset *p)

@@ -50,6 +50,15 @@ typedef struct {
     double rate;
 } rate_share;
 
+/* A parameter whose values are named alternatives (a switch such as
+ * gaur_rudy's reading = "sample" | "units"): scripts may give the name, which
+ * stands for the value. */
+typedef struct {
+    int param;
+    const char *name, *desc;
+    double value;
+} param_choice;
+
 typedef struct {
     const char *name, *desc;
     const param_value *values;
@@ -76,6 +85,8 @@ typedef struct model_def {
     float vmin, vmax;       /* typical range of V, for pictures */
     const model_preset *presets;   /* named parameter sets (cell types), or NULL */
     int npresets;
+    const param_choice *choices;   /* named values of switch parameters, or NULL */
+    int nchoices;
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
     cell_step_f64 step_mix; /* precision "mixed" (core/instances.h), or NULL: the model has none */
@@ -100,6 +111,12 @@ int model_param_index(const model_def *d, const char *name);
 int model_state_index(const model_def *d, const char *name);
 void model_init(model_inst *m, const model_def *d);
 const model_preset *model_find_preset(const model_def *d, const char *name);
+/* The named value `name` of parameter `param` (NULL: none), and the name of a
+ * value (NULL: the parameter has no names, or none for this value). */
+const param_choice *model_find_choice(const model_def *d, int param, const char *name);
+const char *model_choice_name(const model_def *d, int param, double value);
+/* The names parameter `param` accepts, joined by ", " into buf ("" if none). */
+const char *model_choice_list(const model_def *d, int param, char *buf, size_t len);
 /* Resets m to its defaults, then applies preset p. */
 void model_apply_preset(model_inst *m, const model_preset *p);
 /* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */

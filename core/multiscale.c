@@ -230,6 +230,54 @@ void multiscale_cpu_step(sim *s, void *const *var, const void *ptab, long step)
     else ms_stage_f32(s, ms, (float *const *)var, (const float *)ptab, step);
 }
 
+int multiscale_dyad_var(const sim *s, int var)
+{
+    if (!s->m.def->multiscale) return -1;
+    switch (var) {
+    case GR_CADS: return MS_CADS;
+    case ORD_CASS: return MS_CASS;
+    case ORD_CAI: return MS_CACYT;
+    case ORD_CANSR: return MS_CANSR;
+    case ORD_CAJSR: return MS_CAJSR;
+    case ORD_NCA: return MS_NCA;
+    case ORD_CAMKT: return MS_CAMKT;
+    }
+    for (int m = 0; m < DS_COUNT; m++)
+        if (dyad_sum_state(m) == var) return -2;
+    return -1;
+}
+
+int multiscale_set_cells(sim *s, int var, const size_t *cells, size_t n, const void *field)
+{
+    multiscale *ms = s->ms;
+    const int mv = ms ? multiscale_dyad_var(s, var) : -1;
+    if (mv < 0 || ms->ncells == 0) return 0;
+    const size_t nd = ms->ncells * (size_t)ms->n;
+    unsigned char *in = calloc(s->g.ncells, 1);
+    void *var_h[MS_NVAR] = {0};
+    uint32_t *ryr = malloc(nd * sizeof *ryr);
+    int ok = in && ryr;
+    for (int v = 0; v < MS_NVAR; v++) ok = ok && (var_h[v] = malloc(nd * ms->esize));
+    if (ok) {
+        for (size_t q = 0; q < n; q++) in[cells[q]] = 1;
+        multiscale_copy(s, var_h, ryr, 1);
+        for (size_t k = 0; k < ms->ncells; k++) {
+            const size_t g = ms->gcell[k];
+            if (!in[g]) continue;
+            const double x = ms->esize == 8 ? ((const double *)field)[g] : ((const float *)field)[g];
+            for (size_t q = k * ms->n; q < (k + 1) * ms->n; q++) {
+                if (ms->esize == 8) ((double *)var_h[mv])[q] = x;
+                else ((float *)var_h[mv])[q] = (float)x;
+            }
+        }
+        multiscale_copy(s, var_h, ryr, 0);
+    }
+    for (int v = 0; v < MS_NVAR; v++) free(var_h[v]);
+    free(ryr);
+    free(in);
+    return ok ? 0 : -1;
+}
+
 void multiscale_copy(sim *s, void *const *var, uint32_t *ryr, int to_host)
 {
     multiscale *ms = s->ms;

@@ -69,6 +69,16 @@ void multiscale_free(struct sim *s);
  * values of esize bytes each, cell-major) and ryr, wherever the backend keeps
  * it (checkpoints). */
 void multiscale_copy(struct sim *s, void *const *var, uint32_t *ryr, int to_host);
+/* The dyads' variable (MS_*) that cell-state variable `var` of s's model is
+ * the mean of; -1 for a state the dyads do not hold (or a model without
+ * dyads); -2 for one the dyad stage writes each step from its sums
+ * (currents, fluxes, CaMKII's active fraction, counts), which cannot be set. */
+int multiscale_dyad_var(const struct sim *s, int var);
+/* After the cell-state variable `var` of the global tissue cells cells[n] was
+ * set to the values of `field` (the whole grid in the state's precision):
+ * every dyad of those cells this rank owns takes its cell's value, so the
+ * dyad stage's next means keep it. 0; -1 out of memory. */
+int multiscale_set_cells(struct sim *s, int var, const size_t *cells, size_t n, const void *field);
 /* Takes ownership of when (global tissue cells); state DYAD_RYR_*. */
 void sim_add_ryr_clamp(struct sim *s, stimulus *when, int state);
 /* Sets ms->clamp (per cell, DYAD_RYR_*) for the step that starts at step

@@ -55,7 +55,8 @@ static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const rea
     sum[DS_CASS] = R(ms_diffuse)(ms->shape, a[MS_CASS] + off, b[MS_CASS] + off, cyt, dt, 2, cell.type);
     sum[DS_CACYT] = R(ms_diffuse)(ms->shape, a[MS_CACYT] + off, b[MS_CACYT] + off, cyt, dt, 1, cell.type);
     sum[DS_CANSR] = R(ms_diffuse)(ms->shape, a[MS_CANSR] + off, b[MS_CANSR] + off, sr, dt, 0, cell.type);
-    for (int m = 0; m < DS_COUNT; m++) var[dyad_sum_state(m)][c] = R(dyad_mean)(m, sum[m], n);
+    const int reading = (int)p[GR_READING];
+    for (int m = 0; m < DS_COUNT; m++) var[dyad_sum_state(m)][c] = R(dyad_mean)(m, sum[m], n, reading);
 }
 
 static void R(ms_stage)(sim *s, multiscale *ms, real *const *var, const real *ptab, long step)

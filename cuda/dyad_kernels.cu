@@ -41,7 +41,7 @@ template <class T> struct dyad_types;
         static __device__ void load(state *x, T *const *v, const uint32_t *r, size_t q) { dyad_load_##S(x, v, r, q); } \
         static __device__ void store(const state *x, T *const *v, uint32_t *r, size_t q) { dyad_store_##S(x, v, r, q); } \
         static __device__ void accumulate(double *s, const state *x, const out *o) { dyad_accumulate_##S(s, x, o); } \
-        static __device__ T mean(int m, double s, int n) { return dyad_mean_##S(m, s, n); }                     \
+        static __device__ T mean(int m, double s, int n, int r) { return dyad_mean_##S(m, s, n, r); }       \
         static __device__ void coefs(const T *p, T *cyt, T *sr) { dyad_diffusion_coefs_##S(p, cyt, sr); }       \
         static __device__ T diffuse(const T *a, int q, const int *pos, const int *shape, const T *coef, T dt,   \
                                     int buffered, int type)                                                      \
@@ -175,7 +175,8 @@ __global__ void dyad_finish(dyad_args<T> a)
     const double *part = a.part + k * a.bpc * DS_COUNT;
     double t = 0;
     for (int b = 0; b < a.bpc; b++) t += part[(size_t)b * DS_COUNT + m];
-    a.y[dyad_sum_state(m)][a.lcell[k]] = dyad_types<T>::mean(m, t, a.n);
+    const int reading = (int)cell_params(a, a.lcell[k])[GR_READING];
+    a.y[dyad_sum_state(m)][a.lcell[k]] = dyad_types<T>::mean(m, t, a.n, reading);
 }
 
 __global__ void fill_u32(uint32_t *p, size_t n, uint32_t v)

@@ -11,9 +11,15 @@
 --        stimulus (fig. 7.6: the whole tissue fires at once, about 120 ms),
 --        and the paced beat (the y-z plane stimulated at 50 ms) for
 --        comparison (figs. 7.7, 7.8), for each dyad count.
+--   Every experiment takes reading=sample|units (the model's `reading`: the
+--   simulated dyads as a sample of the cell's 10,000, or each one of its
+--   10,000 units with its share, as the thesis reads them; docs/models.md)
+--   and initial=rest|encoding (the model's resting state, or the initial
+--   state of the C++ encoding the thesis' code descends from, whose SR is
+--   loaded to 4.3 / 3.8 mM; scripts/calcium_states.lua).
 --   plot the figures again from the CSV files of earlier runs in <out> (the
 --        GPU machine has no gnuplot): cv.png, dz.png, ryr_V.png, ryr_cai.png
---        (give the runs' g_k1 for the titles).
+--        (give the runs' reading, initial and g_k1 for the titles).
 -- Usage: cardiac protocols/calcium_tissue.lua cv|dz|ryr|plot [key=value ...]
 --   dyads=10,100,1000,10000   dz=0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4
 --   dx=0.5  g_k1=<mS/uF> (ryr; default ORd's 0.1908, the encoding's is 0.0763)
@@ -26,13 +32,13 @@
 -- Writes <out>/<experiment>.csv (and, for ryr, the traces of the centre cell
 -- as <out>/ryr_<mode>_<dyads>.csv) and PNG figures where gnuplot is installed.
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
-local measure, tables = require "measure", require "tables"
+local measure, tables, states = require "measure", require "tables", require "calcium_states"
 local what = arg[1]
 assert(what == "cv" or what == "dz" or what == "ryr" or what == "plot",
        "usage: calcium_tissue.lua cv|dz|ryr|plot [key=value ...]")
 local o = {dyads = "10,100,1000,10000", dz = "0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4", dx = "0.5",
            precision = "fp32", out = "results/calcium", g_k1 = "0.1908", xy = "6", modes = "ryr,paced",
-           stim = "80,1,0.5"}
+           stim = "80,1,0.5", reading = "sample", initial = "rest"}
 for q = 2, #arg do
   local k, v = arg[q]:match("^([%w_]+)=(.*)$")
   assert(k and (o[k] or k == "tmax" or k == "dt"), "calcium_tissue.lua: unknown option " .. arg[q])
@@ -40,6 +46,10 @@ for q = 2, #arg do
 end
 local function ms(x) return x and ("%.2f"):format(x) or "-" end
 local function list(s) local t = {} for x in s:gmatch("[^,]+") do t[#t + 1] = tonumber(x) end return t end
+-- the model of every run: dyad count, the reading and g_k1 of the options
+local function model(dyads)
+  return cardiac.model("gaur_rudy", {dyads = dyads, reading = o.reading, g_k1 = tonumber(o.g_k1)})
+end
 local dx = tonumber(o.dx)
 local dt = tonumber(o.dt) or (dx < 0.5 and 0.025 or 0.05)
 local xy = tonumber(o.xy)
@@ -57,6 +67,10 @@ local function dz_figure(rows)
   plot(o.out .. "/dz.png", rows, {x = "dz", y = "cv", xlabel = "Dz (mm^2/ms)", ylabel = "CV (m/s), gaps: conduction fails",
        title = ("CV against Dz (Dx = Dy = 0.2), %s dyads per cell, dx = %g mm"):format(rows[1].dyads, rows[1].dx or dx)})
 end
+-- the model's settings, for the figures' titles
+local function setting()
+  return ("reading %s, initial state %s, g_k1 = %s"):format(o.reading, o.initial, o.g_k1)
+end
 -- the centre cell's V and Cai of every ryr_<mode>_<dyads>.csv in out, one curve each
 local function ryr_figures(traces)
   local cols, rows = {}, {}
@@ -70,9 +84,9 @@ local function ryr_figures(traces)
   local v, c = {}, {}
   for q, l in ipairs(cols) do v[q], c[q] = l .. " V", l .. " Cai" end
   plot(o.out .. "/ryr_V.png", rows, {x = "t", y = v, style = "lines", xlabel = "t (ms)", ylabel = "V (mV)",
-       key = "top right", title = ("12 mm cube, centre cell: RyRs open 50-150 ms, or paced at 50 ms; g_k1 = %s"):format(o.g_k1)})
+       key = "top right", title = ("12 mm cube, centre cell: RyRs open 50-150 ms, or paced at 50 ms; %s"):format(setting())})
   plot(o.out .. "/ryr_cai.png", rows, {x = "t", y = c, style = "lines", xlabel = "t (ms)", ylabel = "Cai (uM)",
-       key = "top right", title = ("12 mm cube, centre cell: Cai; g_k1 = %s"):format(o.g_k1)})
+       key = "top right", title = ("12 mm cube, centre cell: Cai; %s"):format(setting())})
 end
 
 -- One planar wave along z in the 6 x 6 x 24 mm slab: activation times of the
@@ -84,8 +98,9 @@ local function planar(dyads, D)
   local amp, dur, depth = table.unpack(list(o.stim))
   local st = cardiac.stimulus{region = cardiac.slab{axis = "z", from = 0, to = depth}, amplitude = amp,
                               duration = dur, start = 0}
-  local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", {dyads = dyads}), dt = dt, D = D,
+  local sim = cardiac.simulation{mesh = mesh, model = model(dyads), dt = dt, D = D,
                                  stimuli = {st}, precision = o.precision, backend = "auto"}
+  states.apply(sim, o.initial)
   local p = sim:probe{name = "cv", cells = cells, vars = {"V"}, interval = 0.05}
   local t0 = cardiac.clock()
   local t1, t2
@@ -138,9 +153,9 @@ elseif what == "ryr" then
         stims[1] = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = dx}, amplitude = 80,
                                     duration = 1, start = 50}
       end
-      local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", {dyads = n,
-                                     g_k1 = tonumber(o.g_k1)}), dt = dt, D = 0.2, stimuli = stims,
+      local sim = cardiac.simulation{mesh = mesh, model = model(n), dt = dt, D = 0.2, stimuli = stims,
                                      precision = o.precision, backend = "auto"}
+      states.apply(sim, o.initial)
       if mode == "ryr" then sim:clamp_ryr{region = cardiac.box{min = {0, 0, 0}, max = {12, 12, 12}}, start = 50,
                                           duration = 100} end
       local nn = mesh.n
@@ -149,7 +164,8 @@ elseif what == "ryr" then
       local t0 = cardiac.clock()
       sim:run(tonumber(o.tmax) or 500)
       local d = p:data()
-      local r = {mode = mode, dyads = n, g_k1 = tonumber(o.g_k1), cells = mesh.tissue, seconds = cardiac.clock() - t0, backend = sim.backend}
+      local r = {mode = mode, dyads = n, g_k1 = tonumber(o.g_k1), reading = o.reading, initial = o.initial,
+                 cells = mesh.tissue, seconds = cardiac.clock() - t0, backend = sim.backend}
       local up = {}
       for q = 1, #cells do up[q] = measure.activation_time(d.t, d.V[q], -40) end
       r.centre_up, r.corner_up, r.far_up = up[1], up[2], up[3]
@@ -171,7 +187,7 @@ elseif what == "ryr" then
     end
   end
   ryr_figures(traces)
-  tables.csv(o.out .. "/ryr.csv", rows, {"mode", "dyads", "g_k1", "centre_up", "corner_up", "far_up", "vmax", "ca_min",
+  tables.csv(o.out .. "/ryr.csv", rows, {"mode", "dyads", "g_k1", "reading", "initial", "centre_up", "corner_up", "far_up", "vmax", "ca_min",
              "ca_max", "jsr_min", "cells", "seconds", "backend"})
 elseif what == "plot" then
   local function read(name)

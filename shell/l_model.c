@@ -16,10 +16,22 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
     if (p < 0)
         cardiac_error(L, "%s: model '%s' has no parameter '%s' (parameters: %s)", fn, d->name, name,
                       args_join(L, &d->params[0].name, sizeof d->params[0], d->nparam));
-    if (lua_type(L, vidx) != LUA_TNUMBER)
-        cardiac_error(L, "%s: parameter '%s' must be a number, got %s", fn, name, args_typename(L, vidx));
-    double v = lua_tonumber(L, vidx);
     const param_info *pi = &d->params[p];
+    char names[256];
+    model_choice_list(d, p, names, sizeof names);
+    double v;
+    if (lua_type(L, vidx) == LUA_TSTRING && names[0]) {
+        const param_choice *c = model_find_choice(d, p, lua_tostring(L, vidx));
+        if (!c) cardiac_error(L, "%s: parameter '%s' = \"%s\" is not one of %s", fn, name, lua_tostring(L, vidx), names);
+        v = c->value;
+    } else if (lua_type(L, vidx) != LUA_TNUMBER) {
+        cardiac_error(L, "%s: parameter '%s' must be a number%s%s, got %s", fn, name, names[0] ? " or one of " : "",
+                      names, args_typename(L, vidx));
+    } else {
+        v = lua_tonumber(L, vidx);
+    }
+    if (names[0] && !model_choice_name(d, p, v))
+        cardiac_error(L, "%s: parameter '%s' = %g is not one of %s", fn, name, v, names);
     if (!isfinite(v) || v < pi->min || v > pi->max) {
         if (pi->max < 1e30)
             cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be in [%g, %g])", fn, name, v, pi->min, pi->max);
@@ -113,6 +125,8 @@ static int model_params(lua_State *L)
         lua_pushnumber(L, d->params[i].value); lua_setfield(L, -2, "default");
         lua_pushstring(L, d->params[i].units); lua_setfield(L, -2, "units");
         lua_pushstring(L, d->params[i].desc); lua_setfield(L, -2, "description");
+        const char *choice = model_choice_name(d, i, m->p[i]);
+        if (choice) { lua_pushstring(L, choice); lua_setfield(L, -2, "choice"); }
         lua_rawseti(L, -2, i + 1);
     }
     return 1;

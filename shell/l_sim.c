@@ -374,6 +374,10 @@ static int sim_set(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, fn);
     luaL_checkany(L, 3);
+    if (multiscale_dyad_var(s, v) == -2)
+        return cardiac_error(L, "%s: '%s' is computed from the calcium release units in every step and cannot be "
+                             "set; set their concentrations (cai, cass, cansr, cajsr, cads, nca, CaMKt) instead", fn,
+                             s->m.def->states[v].name);
     int is_fn = lua_isfunction(L, 3);
     if (!is_fn && lua_type(L, 3) != LUA_TNUMBER)
         return cardiac_error(L, "%s: value must be a number or a function(x, y, z), got %s", fn, args_typename(L, 3));
@@ -409,6 +413,7 @@ static int sim_set(lua_State *L)
         state_put(s, f, cells[q], val);
     }
     sim_set_state(s, v, f);
+    if (multiscale_set_cells(s, v, cells, n, f) != 0) sim_fail(s, "out of memory setting the calcium release units");
     backend_check(L, s, fn);
     s->bad_cell = s->bad_gcell = -1;
     free(f);

@@ -14,6 +14,9 @@
 --    falls within that distance of a threshold.
 -- 2. fp64, a 2 x 2 x 2 block (dx = 0.5 mm) with 10,000 dyads per cell (the 100 x 10 x 10
 --    grid: diffusion along all three axes, 40 blocks per cell): the same.
+--    The same cable with the dyads read as the cell's units (reading
+--    "units": the cell's currents are sums over 10,000, core/dyads.h) and its
+--    SR loaded by sim:set, which reaches every dyad: the same.
 -- 3. fp32 (the cell level runs with fast math there, so counts part after a
 --    while): the same beat: activation times within dt, peak Cai within 2%,
 --    and the mean open RyRs over the run within 2%.
@@ -41,7 +44,7 @@ local VARS = {"V", "ryr_open", "lcc_open", "cai"}
 
 -- runs one case on a backend; the probe's data
 local function run(backend, c)
-  local model = cardiac.model("gaur_rudy", {dyads = c.dyads})
+  local model = cardiac.model("gaur_rudy", {dyads = c.dyads, reading = c.reading})
   local st = cardiac.stimulus{region = c.paced, amplitude = 80, duration = 1, start = 1}
   if self_check then backend = "cpu" end
   local sim = cardiac.simulation{mesh = c.mesh, model = model, dt = 0.05, D = 0.2, stimuli = {st},
@@ -80,7 +83,12 @@ local block = {
   mesh = cardiac.mesh{size = {1, 1, 1}, dx = 0.5}, paced = cardiac.box{min = {0, 0, 0}, max = {0.5, 1, 1}},
   points = {{0.25, 0.25, 0.25}, {0.75, 0.25, 0.25}, {0.25, 0.75, 0.75}, {0.75, 0.75, 0.75}},
 }
-for _, c in ipairs{cable, block} do
+local units = {
+  name = "cable 6 cells x 1000 dyads, reading units, SR set to 3 mM", dyads = 1000, reading = "units",
+  precision = "fp64", ms = 30, mesh = cable.mesh, paced = cable.paced, points = cable.points,
+  setup = function(sim) sim:set("cajsr", 3.0); sim:set("cansr", 3.0) end,
+}
+for _, c in ipairs{cable, block, units} do
   local cpu, gpu_d = run("cpu", c), run("cuda", c)
   local ryr, ryr_n, n = compare(cpu, gpu_d, "ryr_open")
   local lcc, lcc_n = compare(cpu, gpu_d, "lcc_open")

@@ -38,6 +38,14 @@ static const model_preset presets[] = {
     {"M", "mid-myocardial", mid, 1, NULL},
 };
 
+static const param_choice choices[] = {
+    {GR_READING, "sample", "the simulated dyads are a sample of the cell's 10,000: its currents and release are "
+     "their means, and the count changes only the noise (Gaur & Rudy 2011)", GR_READING_SAMPLE},
+    {GR_READING, "units", "each simulated dyad is one of the cell's 10,000 units with its 1/10,000 share of the "
+     "calcium handling: the cell's calcium currents and release grow with the count (Altanaite 2017)",
+     GR_READING_UNITS},
+};
+
 extern const model_def model_ohara_rudy;
 
 /* dt limit: the RyRs' two transitions out of a state must fit in one step,
@@ -71,6 +79,7 @@ const model_def model_gaur_rudy = {
     .rate_bound = rate_bound,
     .vmin = -90.0f, .vmax = 50.0f,
     .presets = presets, .npresets = 3,
+    .choices = choices, .nchoices = 2,
     .step_f32 = gaur_rudy_step_f32,
     .step_f64 = gaur_rudy_step_f64,
     .multiscale = 1,

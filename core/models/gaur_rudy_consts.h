@@ -32,6 +32,11 @@ enum {
 
 /* RyR states (core/dyads.h) */
 enum { DYAD_C1, DYAD_O1, DYAD_C2, DYAD_C3 };
+/* What the simulated dyads are (parameter `reading`): a sample of the cell's
+ * GR_NREP, whose means make the cell's currents, or GR_NREP's first units,
+ * each carrying 1/GR_NREP of the cell's calcium handling (core/dyads.h,
+ * dyad_mean). */
+enum { GR_READING_SAMPLE, GR_READING_UNITS };
 /* RyR clamps (sim:clamp_ryr): none, all open (O1), all closed (C1) */
 enum { DYAD_RYR_FREE, DYAD_RYR_OPEN, DYAD_RYR_CLOSED };
 
@@ -40,6 +45,8 @@ enum { DYAD_RYR_FREE, DYAD_RYR_OPEN, DYAD_RYR_CLOSED };
 #define GR_OWN_PARAMS(X)                                                                              \
     X(GR_DYADS, "dyads", "1", 10000.0, 1.0, 10000.0, "calcium release units simulated per cell (fixed at creation)") \
     X(GR_SEED, "seed", "1", 1.0, 0.0, 4294967295.0, "seed of the channels' random numbers (fixed at creation)") \
+    X(GR_READING, "reading", "1", 0.0, 0.0, 1.0, "what the simulated dyads are: \"sample\" (0) of the cell's " \
+      "10,000, whose means make the cell, or \"units\" (1), each one of the 10,000 with its 1/10,000 share") \
     X(GR_DRYR, "d_ryr", "1/ms", 4.0, 0.0, 1e30, "Ca2+ flux rate through one open RyR, JSR to dyadic space") \
     X(GR_KM_RYR, "km_ryr", "uM", 5.0, 1e-9, 1e30, "dyadic Ca2+ of half-maximal RyR activation")      \
     X(GR_K_OPEN, "k_open", "1/ms", 3.0, 0.0, 1e30, "maximal RyR opening rate (C1->O1, C2->C3)")      \
