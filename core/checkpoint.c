@@ -16,6 +16,7 @@
 #include "checkpoint.h"
 #include "checkpoint_dyads.h"
 #include "h5_util.h"
+#include "open_outputs.h"
 #include "par.h"
 #include "param_sets.h"
 #include "version.h"
@@ -103,7 +104,9 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
     int rc = 0;
     struct stat st;
     if (par_rank() == 0) {
-        if (!overwrite && stat(path, &st) == 0) {
+        if (open_outputs_holds(path, "checkpoint", err, errlen)) {
+            rc = -1;
+        } else if (!overwrite && stat(path, &st) == 0) {
             snprintf(err, errlen, "checkpoint file '%s' exists; pass overwrite = true to replace it", path);
             rc = -1;
         } else if (h5_make_parent_dirs(path) != 0) {

@@ -6,14 +6,21 @@
 #include <sys/stat.h>
 #include "h5_util.h"
 #include "maps_file.h"
+#include "open_outputs.h"
 #include "version.h"
+
+/* The XDMF sidecar of path: its extension replaced by .xmf. */
+static void sidecar(const char *path, char *xmf, size_t len)
+{
+    snprintf(xmf, len - 4, "%s", path);
+    char *dot = strrchr(xmf, '.');
+    if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf"); else strcat(xmf, ".xmf");
+}
 
 static void write_xdmf(const char *path, const grid *g, const map_field *maps, int n)
 {
     char xmf[4200];
-    snprintf(xmf, sizeof xmf, "%s", path);
-    char *dot = strrchr(xmf, '.');
-    if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf"); else strcat(xmf, ".xmf");
+    sidecar(path, xmf, sizeof xmf);
     FILE *x = fopen(xmf, "w");
     if (!x) return;
     const char *base = strrchr(path, '/');
@@ -39,6 +46,10 @@ int maps_write(const char *path, const grid *g, const map_field *maps, int n, co
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     struct stat st;
+    char xmf[4200];
+    sidecar(path, xmf, sizeof xmf);
+    if (open_outputs_holds(path, "maps file", err, errlen) || open_outputs_holds(xmf, "maps file's sidecar", err, errlen))
+        return -1;
     if (!overwrite && stat(path, &st) == 0) {
         snprintf(err, errlen, "file '%s' exists; pass overwrite = true to replace it", path);
         return -1;

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "h5_util.h"
+#include "open_outputs.h"
 #include "output.h"
 #include "par.h"
 #include "sim.h"
@@ -138,7 +139,9 @@ static int prepare_path(const h5out_config *cfg, char *err, size_t errlen)
     int rc = 0;
     if (writer()) {
         struct stat st;
-        if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
+        if (open_outputs_holds(cfg->path, "output file", err, errlen)) {
+            rc = -1;
+        } else if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
             snprintf(err, errlen, "output file '%s' exists; pass overwrite = true to replace it", cfg->path);
             rc = -1;
         } else if (h5_make_parent_dirs(cfg->path) != 0) {
@@ -173,6 +176,8 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     strcpy(o->xmf, cfg->path);
     char *dot = strrchr(o->xmf, '.');
     if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf"); else strcat(o->xmf, ".xmf");
+    open_outputs_add(o->path);
+    open_outputs_add(o->xmf);
     memcpy(o->vars, cfg->vars, cfg->nvars * sizeof(int));
     o->nvars = cfg->nvars;
     o->every = cfg->every;
@@ -338,6 +343,8 @@ void h5out_close(h5out *o, sim *s)
     H5Dclose(o->sset);
     H5Pclose(o->dxpl);
     H5Fclose(o->file);
+    open_outputs_remove(o->path);
+    open_outputs_remove(o->xmf);
     free(o->path); free(o->xmf); free(o->times);
     free(o);
     if (s->out == o) s->out = NULL;

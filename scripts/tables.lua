@@ -12,6 +12,7 @@ end
 --- Writes rows to a CSV file with a header of the given columns (rank 0 only
 --- under MPI); creates the results folder when needed. Returns the path.
 function T.csv(path, rows, columns)
+  cardiac.check_writable(path, "tables.csv file")
   if cardiac.rank ~= 0 then return path end
   local dir = path:match("^(.*)/[^/]*$")
   if dir then os.execute(("mkdir -p '%s'"):format(dir)) end
@@ -106,6 +107,7 @@ local function shell_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'
 --- gap. Rank 0 draws under MPI. Returns path.
 function T.plot(path, rows, o)
   assert(type(o) == "table" and o.x and o.y, "tables.plot: give {x = column, y = column(s)}")
+  cardiac.check_writable(path, "tables.plot picture")
   if cardiac.rank ~= 0 then return path end
   local ys = type(o.y) == "table" and o.y or {o.y}
   local dir = path:match("^(.*)/[^/]*$")

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "args.h"
 #include "bindings.h"
+#include "open_outputs.h"
 #include "par.h"
 #include "sim.h"
 
@@ -99,6 +100,8 @@ static int ecg_csv(lua_State *L)
     sim *s;
     ecg_leads *l = check_ecg(L, 1, &s);
     const char *path = luaL_checkstring(L, 2);
+    char err[1024];
+    if (open_outputs_holds(path, "ecg:csv file", err, sizeof err)) return cardiac_error(L, "ecg:csv: %s", err);
     int ok = 1;
     if (par_rank() == 0) {
         FILE *f = fopen(path, "w");

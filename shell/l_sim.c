@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "args.h"
 #include "bindings.h"
+#include "open_outputs.h"
 #include "output.h"
 #include "par.h"
 #include "picture.h"
@@ -564,7 +565,8 @@ static int probe_csv(lua_State *L)
     const char *path = luaL_checkstring(L, 2);
     lua_getiuservalue(L, 1, 1);
     sim *s = check_sim(L, -1);
-    char err[512];
+    char err[1024];
+    if (open_outputs_holds(path, "probe:csv file", err, sizeof err)) return cardiac_error(L, "probe:csv: %s", err);
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:csv: %s", err);
     /* under MPI rank 0 writes the file (every rank holds the combined samples) */
     FILE *f = par_rank() == 0 ? fopen(path, "w") : fopen("/dev/null", "w");
