@@ -68,6 +68,7 @@ const model_def model_gaur_rudy = {
     .vindex = ORD_V,
     .activation = -40.0f,
     .rate_bound = rate_bound,
+    .resolve_dx = {0.25, 0.3},   /* ORd's membrane and INa: ORd's (ohara_rudy.c) */
     .vmin = -90.0f, .vmax = 50.0f,
     .presets = presets, .npresets = 3,
     .step_f32 = gaur_rudy_step_f32,
