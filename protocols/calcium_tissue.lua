@@ -17,6 +17,9 @@
 -- Usage: cardiac protocols/calcium_tissue.lua cv|dz|ryr|plot [key=value ...]
 --   dyads=10,100,1000,10000   dz=0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4
 --   dx=0.5  g_k1=<mS/uF> (ryr; default ORd's 0.1908, the encoding's is 0.0763)
+--   ina_m_shift= ina_h_shift= ina_form= g_na= (ORd's INa variants, docs/models.md;
+--   the theses' code: ina_m_shift=10, with its isoproterenol switch also
+--   ina_h_shift=5 g_na=202.5)
 --   precision=fp32  out=results/calcium  tmax=<ms> (cv, dz: 200, stopping once both
 --   cells fired; ryr: 500)  dt=<ms> (0.05; 0.025 below dx = 0.5, the 3D
 --   stability limit)  xy=6 (cv, dz: the slab's width in x and y, mm; the wave
@@ -33,10 +36,21 @@ assert(what == "cv" or what == "dz" or what == "ryr" or what == "plot",
 local o = {dyads = "10,100,1000,10000", dz = "0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4", dx = "0.5",
            precision = "fp32", out = "results/calcium", g_k1 = "0.1908", xy = "6", modes = "ryr,paced",
            stim = "80,1,0.5"}
+-- ORd's INa variants for the membrane (docs/models.md): the theses' code's INa
+-- is ina_m_shift=10 (and, with its isoproterenol switch, ina_h_shift=5 g_na=202.5)
+local INA = {ina_m_shift = true, ina_h_shift = true, ina_form = true, g_na = true}
+local ina = {}
 for q = 2, #arg do
   local k, v = arg[q]:match("^([%w_]+)=(.*)$")
-  assert(k and (o[k] or k == "tmax" or k == "dt"), "calcium_tissue.lua: unknown option " .. arg[q])
-  o[k] = v
+  assert(k and (o[k] or INA[k] or k == "tmax" or k == "dt"), "calcium_tissue.lua: unknown option " .. arg[q])
+  if INA[k] then ina[k] = assert(tonumber(v), "calcium_tissue.lua: " .. k .. " takes a number") else o[k] = v end
+end
+-- the model's parameters: these, the INa options, and the dyad count
+local function gr_params(extra)
+  local p = {}
+  for k, v in pairs(ina) do p[k] = v end
+  for k, v in pairs(extra) do p[k] = v end
+  return p
 end
 local function ms(x) return x and ("%.2f"):format(x) or "-" end
 local function list(s) local t = {} for x in s:gmatch("[^,]+") do t[#t + 1] = tonumber(x) end return t end
@@ -84,7 +98,7 @@ local function planar(dyads, D)
   local amp, dur, depth = table.unpack(list(o.stim))
   local st = cardiac.stimulus{region = cardiac.slab{axis = "z", from = 0, to = depth}, amplitude = amp,
                               duration = dur, start = 0}
-  local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", {dyads = dyads}), dt = dt, D = D,
+  local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", gr_params{dyads = dyads}), dt = dt, D = D,
                                  stimuli = {st}, precision = o.precision, backend = "auto"}
   local p = sim:probe{name = "cv", cells = cells, vars = {"V"}, interval = 0.05}
   local t0 = cardiac.clock()
@@ -138,7 +152,7 @@ elseif what == "ryr" then
         stims[1] = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = dx}, amplitude = 80,
                                     duration = 1, start = 50}
       end
-      local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", {dyads = n,
+      local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", gr_params{dyads = n,
                                      g_k1 = tonumber(o.g_k1)}), dt = dt, D = 0.2, stimuli = stims,
                                      precision = o.precision, backend = "auto"}
       if mode == "ryr" then sim:clamp_ryr{region = cardiac.box{min = {0, 0, 0}, max = {12, 12, 12}}, start = 50,

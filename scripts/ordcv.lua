@@ -50,9 +50,13 @@ function M.start_state(model, params, beats)
   return starts[key]
 end
 
---- Runs one setting: returns CV (mm/ms, nil when a point never fired), the
---- activation times t1, t2 (ms) of the two points, their distance (mm) and the
---- dt used (o.dt, or the largest of the usual steps below the stability limit).
+--- Runs one setting: returns CV (mm/ms; nil unless the wave conducts), the
+--- activation times t1, t2 (ms) of the two points, their distance (mm), the
+--- dt used (o.dt, or the largest of the usual steps below the stability
+--- limit), the status ("conducts"; "decays": the second point crossed the
+--- threshold but its peak stayed more than 10% of the model's V range below
+--- the first's for 50 ms; "fails": a point never fired) and the two points'
+--- peaks (while measured).
 function M.run(o)
   o = fill(o)
   local axis = o.xy and 3 or 1
@@ -60,8 +64,9 @@ function M.run(o)
   local mesh = cardiac.mesh{size = size, dx = o.dx}
   local region = cardiac.slab{axis = axis == 3 and "z" or "x", from = 0, to = o.depth}
   local stimuli = o.stim == "current" and {cardiac.stimulus{region = region, amplitude = o.amp, duration = o.dur}} or nil
+  local model = cardiac.model(o.model, o.params)
   local function make(dt)
-    return cardiac.simulation{mesh = mesh, model = cardiac.model(o.model, o.params), dt = dt, D = o.D,
+    return cardiac.simulation{mesh = mesh, model = model, dt = dt, D = o.D,
                               precision = o.precision, stimuli = stimuli, stencil = o.stencil}
   end
   -- above the explicit stability limit: the largest of the usual steps below it
@@ -100,9 +105,22 @@ function M.run(o)
     t2 = measure.activation_time(d.t, d.V[2], o.thr)
     if t2 then break end
   end
+  -- a wave that dies on the way crosses the threshold later and later as its
+  -- peak falls: no conduction where the far peak stays 10% of the range below
+  -- the near one for 50 ms after the threshold crossing (a slow wave's foot can
+  -- cross the threshold long before its upstroke)
+  local range = model.vmax - model.vmin
+  local d, peak
+  for _ = 1, t2 and 11 or 1 do
+    d, peak = p:data(), {-math.huge, -math.huge}
+    for q = 1, 2 do for _, v in ipairs(d.V[q]) do peak[q] = math.max(peak[q], v) end end
+    if not t2 or peak[2] >= peak[1] - 0.1 * range then break end
+    sim:run(chunk)
+  end
+  local status = not (t1 and t2) and "fails" or (peak[2] < peak[1] - 0.1 * range and "decays" or "conducts")
   local p1, p2 = {mesh:coord(table.unpack(cells[1]))}, {mesh:coord(table.unpack(cells[2]))}
   local dist = math.abs(p2[axis] - p1[axis])
-  return t1 and t2 and dist / (t2 - t1) or nil, t1, t2, dist, o.dt
+  return status == "conducts" and dist / (t2 - t1) or nil, t1, t2, dist, o.dt, status, peak
 end
 
 return M
