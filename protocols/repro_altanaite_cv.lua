@@ -2,8 +2,9 @@
 -- velocity of the calcium thesis' tissue, 0.523 m/s at dx = 0.5 mm (cells at
 -- Nz/4 and 3Nz/4 of a 24 mm slab stimulated on its x-y plane, t1 = 10.65 ms,
 -- t2 = 33.6 ms, activation at V > -70 mV, D = 0.2 mm^2/ms, dt = 0.05 ms),
--- with the cell-level ORd on the CPU (the thesis' multiscale model needs a
--- GPU: protocols/repro_altanaite_calcium.lua). The wave is planar, so a 24 mm
+-- with the cell-level ORd on the CPU, and the thesis' multiscale model with 10
+-- dyads per cell (10,000 need a GPU: protocols/repro_altanaite_calcium.lua,
+-- calcium_tissue.lua). The wave is planar, so a 24 mm
 -- cable stands for the slab (protocols/ord_conduction.lua slab: 6 x 6 and
 -- 1 x 1 mm slabs give the cable's times), and figs. 7.1-7.2 (where conduction
 -- fails against Dz) likewise. Tolerance, fixed before measuring: a CV within
@@ -56,11 +57,15 @@ end
 -- figs. 7.2 and 7.1: where conduction fails against D (Dz; the planar wave does
 -- not feel Dx, Dy) with the thesis' stimulus, one 0.5 mm layer at 80 uA/uF for
 -- 0.5 ms (the encoding's), at dx = 0.5 mm, ORd with the encoding's m_inf
-local function failures(len, tmax, Ds, params)
+-- (gr: the thesis' multiscale model with 10 dyads per cell on a 0.5 x 0.5 mm
+-- column, from its stored resting state)
+local function failures(len, tmax, Ds, params, gr)
   local fails, conducts = {}, {}
   for _, D in ipairs(Ds) do
-    local cv, t1, t2 = ordcv.run{params = params, dx = 0.5, dt = 0.05, D = D, len = len, cells = "quarters",
-                                 depth = 0.5, dur = 0.5, tmax = tmax}
+    local o = {params = params, dx = 0.5, dt = 0.05, D = D, len = len, cells = "quarters", depth = 0.5, dur = 0.5,
+               tmax = tmax}
+    if gr then o.model, o.xy, o.prepace, o.params = "gaur_rudy", 0.5, 0, {dyads = 10, ina_m_shift = 10} end
+    local cv, t1, t2 = ordcv.run(o)
     if cv then conducts[#conducts + 1] = ("%g: %.3f"):format(D, cv)
     else
       fails[#fails + 1] = ("%g"):format(D) .. (t2 and " (decays)" or
@@ -82,4 +87,17 @@ local f1, c1 = failures(100, 500, {0.025, 0.05, 0.1, 0.2, 0.3, 0.4}, shift)
 out:row{quantity = "fig. 7.1: Dz at which conduction fails, 100 mm over one 500 ms beat, dx = 0.5 mm, ORd with "
         .. "ina_m_shift = 10", paper = "0.025 and 0.4 (only the first cell fired at 0.025)", ours = f1,
         units = "mm^2/ms", note = "cells at 25 and 75 mm; conducts at (D: CV m/s) " .. c1}
+-- the same with the thesis' own model (fig. 7.1 used 10 dyads per cell; fig.
+-- 7.2 10,000, and the thesis found the CV independent of the count)
+local cv, t1, t2 = ordcv.run{model = "gaur_rudy", params = {dyads = 10, ina_m_shift = 10}, prepace = 0, xy = 0.5,
+                             len = 24, cells = "quarters", depth = 0.5, dur = 1, dx = 0.5, dt = 0.05}
+out:row{quantity = "CV, 24 mm, dx = 0.5 mm, gaur_rudy (10 dyads), ina_m_shift = 10", paper = PAPER, ours = cv or "fails",
+        units = "m/s", note = ("t1 %.2f, t2 %.2f ms (paper 10.65, 33.6); %s"):format(t1 or 0 / 0, t2 or 0 / 0, verdict(cv))}
+local g2, gc2 = failures(24, 400, {0.00625, 0.0125, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4}, nil, true)
+out:row{quantity = "fig. 7.2: Dz at which conduction fails, gaur_rudy (10 dyads), ina_m_shift = 10",
+        paper = "0.00625 and 0.4", ours = g2, units = "mm^2/ms", note = "conducts at (D: CV m/s) " .. gc2}
+local g1, gc1 = failures(100, 500, {0.025, 0.05, 0.1, 0.2, 0.3, 0.4}, nil, true)
+out:row{quantity = "fig. 7.1: Dz at which conduction fails, 100 mm over 500 ms, gaur_rudy (10 dyads), ina_m_shift = 10",
+        paper = "0.025 and 0.4 (only the first cell fired at 0.025)", ours = g1, units = "mm^2/ms",
+        note = "conducts at (D: CV m/s) " .. gc1}
 out:write()
