@@ -31,8 +31,8 @@ static const rate_share shares[] = {
 
 /* INa's share is g_na times the largest m^3 h j (the gates' open fraction)
  * along the beats: 4.69 / 75 = 0.0625 for the paper's INa. Its variants open
- * more (measured along beats of every cell type at the paper's stimulus and
- * 2.5 times it; tests/test_rate_bound.c checks the bound on their
+ * more (scripts/ina_open.lua, along beats of every cell type at the paper's
+ * stimulus and 2.5 times it; tests/test_rate_bound.c checks the bound on their
  * trajectories): ToR-ORd's INa (ina_form 1) up to 0.263, taken as 0.29; m_inf
  * moved to lower V by ms and h_inf by -hs (ina_m_shift, ina_h_shift, within
  * 20 mV) up to 0.0696 (ms 10), 0.0775 (ms 20), 0.0771 (hs -15), 0.107 (ms 15,
