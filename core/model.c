@@ -1,4 +1,5 @@
 /* Registry of the built-in cell models. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "model.h"
@@ -110,4 +111,10 @@ double model_rate_bound(const model_inst *m)
     const model_def *d = m->def;
     if (d->rate_bound) return d->rate_bound(m->p);
     return d->rate_shares ? rate_shares_bound(d->rate_shares, d->nrate_shares, d->params, m->p) : d->max_rate;
+}
+
+double model_resolved_dx(const model_def *d, int order, double D)
+{
+    const double c = d->resolve_dx[order == 4];
+    return c > 0 && D > 0 ? c * sqrt(D / 0.2) : 0;
 }

@@ -82,6 +82,10 @@ typedef struct model_def {
                                                 shares' bound, or max_rate */
     const rate_share *rate_shares;   /* the currents' shares (rate_shares_bound), or NULL */
     int nrate_shares;
+    double resolve_dx[2];   /* the largest grid spacing (mm) at D = 0.2 mm^2/ms at which the
+                               model's plane wave runs within about 10% of its converged
+                               CV, with the second- and the fourth-order stencil (scaled by
+                               sqrt(D / 0.2) for other D: model_resolved_dx); 0: not measured */
     float vmin, vmax;       /* typical range of V, for pictures */
     const model_preset *presets;   /* named parameter sets (cell types), or NULL */
     int npresets;
@@ -125,6 +129,11 @@ double model_rate_bound(const model_inst *m);
  * default (params): the factor 2 covers what the measured beats do not, such
  * as stronger stimuli and the trajectories of changed parameters. */
 double rate_shares_bound(const rate_share *s, int n, const param_info *params, const double *p);
+/* The largest grid spacing (mm) that resolves the model's upstroke for
+ * diffusion D (mm^2/ms) along an axis and a stencil of order 2 or 4: its
+ * resolve_dx scaled by sqrt(D / 0.2), since CV grows as sqrt(D) and the
+ * front's foot is D / CV long (docs/numerics.md); 0 when not measured. */
+double model_resolved_dx(const model_def *d, int order, double D);
 /* Precisions of the state and its arithmetic (precision = "fp32" | "fp64" |
  * "mixed"). Mixed stores and computes in double except the gate kinetics,
  * which are float (core/instances.h); only models with a step_mix have it. */

@@ -75,6 +75,16 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
     return 0;
 }
 
+int sim_resolution(const sim *s, double lim[3])
+{
+    int worst = -1;
+    for (int a = 0; a < 3; a++) {
+        lim[a] = a < s->g.dim && s->g.n[a] > 1 ? model_resolved_dx(s->m.def, s->order, s->D[a]) : 0;
+        if (lim[a] > 0 && s->g.h[a] > lim[a] * (1 + 1e-9) && worst < 0) worst = a;
+    }
+    return worst;
+}
+
 /* This rank's part of the grid: the decomposition and the stored cells,
  * with as many ghost layers as the backend's layout needs (layouts that
  * advance several steps per kernel need their halo of every state). */

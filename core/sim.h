@@ -180,6 +180,11 @@ int sim_sync(sim *s, char *err, size_t errlen);
 int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen);
 /* Checks D and dt against the stability limit; 0 or -1 with err. */
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
+/* The largest spacing that resolves the model's upstroke along each axis
+ * (model_resolved_dx for that axis' D and the stencil; 0 where the axis is
+ * flat, has no diffusion or the model has no measured value) in lim; returns
+ * the first axis whose spacing exceeds its limit, or -1. */
+int sim_resolution(const sim *s, double lim[3]);
 
 /* Local index (in lg) of global cell c, or -1 when this rank does not store it. */
 long sim_local_index(const sim *s, size_t c);

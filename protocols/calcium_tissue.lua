@@ -23,6 +23,9 @@
 -- Usage: cardiac protocols/calcium_tissue.lua cv|dz|ryr|plot [key=value ...]
 --   dyads=10,100,1000,10000   dz=0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4
 --   dx=0.5  g_k1=<mS/uF> (ryr; default ORd's 0.1908, the encoding's is 0.0763)
+--   ina_m_shift= ina_h_shift= ina_form= g_na= (ORd's INa variants, docs/models.md;
+--   the theses' code: ina_m_shift=10, with its isoproterenol switch also
+--   ina_h_shift=5 g_na=202.5)
 --   precision=fp32  out=results/calcium  tmax=<ms> (cv, dz: 200, stopping once both
 --   cells fired; ryr: 500)  dt=<ms> (0.05; 0.025 below dx = 0.5, the 3D
 --   stability limit)  xy=6 (cv, dz: the slab's width in x and y, mm; the wave
@@ -39,16 +42,27 @@ assert(what == "cv" or what == "dz" or what == "ryr" or what == "plot",
 local o = {dyads = "10,100,1000,10000", dz = "0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4", dx = "0.5",
            precision = "fp32", out = "results/calcium", g_k1 = "0.1908", xy = "6", modes = "ryr,paced",
            stim = "80,1,0.5", reading = "sample", initial = "rest"}
+-- ORd's INa variants for the membrane (docs/models.md): the theses' code's INa
+-- is ina_m_shift=10 (and, with its isoproterenol switch, ina_h_shift=5 g_na=202.5)
+local INA = {ina_m_shift = true, ina_h_shift = true, ina_form = true, g_na = true}
+local ina = {}
 for q = 2, #arg do
   local k, v = arg[q]:match("^([%w_]+)=(.*)$")
-  assert(k and (o[k] or k == "tmax" or k == "dt"), "calcium_tissue.lua: unknown option " .. arg[q])
-  o[k] = v
+  assert(k and (o[k] or INA[k] or k == "tmax" or k == "dt"), "calcium_tissue.lua: unknown option " .. arg[q])
+  if INA[k] then ina[k] = assert(tonumber(v), "calcium_tissue.lua: " .. k .. " takes a number") else o[k] = v end
+end
+-- the model's parameters: these, the INa options, and the dyad count
+local function gr_params(extra)
+  local p = {}
+  for k, v in pairs(ina) do p[k] = v end
+  for k, v in pairs(extra) do p[k] = v end
+  return p
 end
 local function ms(x) return x and ("%.2f"):format(x) or "-" end
 local function list(s) local t = {} for x in s:gmatch("[^,]+") do t[#t + 1] = tonumber(x) end return t end
 -- the model of every run: dyad count, the reading and g_k1 of the options
 local function model(dyads)
-  return cardiac.model("gaur_rudy", {dyads = dyads, reading = o.reading, g_k1 = tonumber(o.g_k1)})
+  return cardiac.model("gaur_rudy", gr_params{dyads = dyads, reading = o.reading, g_k1 = tonumber(o.g_k1)})
 end
 local dx = tonumber(o.dx)
 local dt = tonumber(o.dt) or (dx < 0.5 and 0.025 or 0.05)

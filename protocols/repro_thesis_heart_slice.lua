@@ -6,9 +6,9 @@
 -- order as the whole box, so the difference should be exactly zero.
 -- Our layer is the middle one (z = 149 of 298) of the synthetic biventricle
 -- in the thesis' 250 x 326 x 298 box of 0.5 mm cells, sampled at spacing dx
--- (default 0.25 mm: at 0.5 mm ORd's upstroke is under-resolved, its CV is a
--- fifth of the resolved one (docs/models.md) and the pulse dies in this
--- layer); D = 0.3 mm^2/ms as protocols/ord_heart.lua, dt = 0.05 ms (0.025 below
+-- (default 0.25 mm: at 0.5 mm ORd's upstroke is under-resolved, its plane
+-- wave runs 30% slow at this D (docs/models.md, "Conduction velocity at coarse
+-- grids") and the pulse dies in this layer); D = 0.3 mm^2/ms as protocols/ord_heart.lua, dt = 0.05 ms (0.025 below
 -- dx = 0.5, for stability); a 2 ms
 -- stimulus in the tissue left of x = 15 mm. Runs on the GPU in seconds; on
 -- the CPU it takes about 10 minutes at dx = 0.5 and 40 at 0.25.

@@ -99,6 +99,9 @@ const help_entry help_entries[] = {
 "                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
+"  A grid too coarse for the model's upstroke (ohara_rudy, gaur_rudy: above 0.25 mm at D = 0.2,\n"
+"  scaled by sqrt(D / 0.2); 0.3 mm with stencil = 4) is warned about on stderr: the wave fails\n"
+"  or runs more than about 10% slow there (sim.dx_resolved, sim.resolved; docs/models.md).\n"
 "  precision \"mixed\" (ohara_rudy): fp64 state and currents, gate kinetics in fp32, gates\n"
 "  stored in fp32 on the GPU; 2x faster than fp64 on the GPU heart (docs/models.md).\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
@@ -116,7 +119,7 @@ const help_entry help_entries[] = {
 "  blocks of its part. sim.decomp = {dims, cuts (per axis, 0-based cells), balance, tissue\n"
 "  (per rank), whole_on_rank0 (a grid too thin to split: rank 0 computes it)}.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
-"          decomp, output_file.\n"
+"          decomp, output_file, dx_resolved, resolved.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           restore, benchmark, close."},

@@ -75,6 +75,29 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
     }
 }
 
+/* A warning on stderr (rank 0, once per distinct message) when the grid is
+ * coarser than what resolves the model's upstroke (sim_resolution): ORd's
+ * plane wave then fails or runs slow (docs/models.md). */
+static void warn_resolution(const sim *s, const char *fn)
+{
+    static char last[640];
+    double lim[3];
+    const int a = sim_resolution(s, lim);
+    if (a < 0 || par_rank() != 0) return;
+    const int other = s->order == 2 ? 4 : 2;
+    char msg[640];
+    snprintf(msg, sizeof msg,
+             "%s: warning: %s's upstroke is under-resolved at dx = %g mm along %c with D = %g mm^2/ms: its plane "
+             "wave fails or runs more than about 10%% slow above dx = %.3g mm there with stencil = %d (%.3g mm with "
+             "stencil = %d); take a finer mesh (docs/models.md, \"Conduction velocity at coarse grids\")",
+             fn, s->m.def->name, s->g.h[a], "xyz"[a], s->D[a], lim[a], s->order,
+             model_resolved_dx(s->m.def, other, s->D[a]), other);
+    if (strcmp(msg, last)) {
+        fprintf(stderr, "%s\n", msg);
+        snprintf(last, sizeof last, "%s", msg);
+    }
+}
+
 static int sim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
@@ -168,6 +191,7 @@ static int sim_new(lua_State *L)
     lua_setiuservalue(L, -2, 1);
     ls->s = sim_create(g, m, &cfg, err, sizeof err);
     if (!ls->s) cardiac_error(L, "%s: %s", fn, err);
+    warn_resolution(ls->s, fn);
     int self = lua_gettop(L);
     if (args_field(L, 1, "stimuli")) {
         add_stimuli(L, lua_gettop(L), ls->s, fn);
@@ -432,6 +456,7 @@ static int sim_set_D(lua_State *L)
     read_D(L, 2, NULL, &s->g, D, "simulation:set_D");
     char err[512];
     if (sim_set_diffusion(s, D, err, sizeof err) != 0) return cardiac_error(L, "simulation:set_D: %s", err);
+    warn_resolution(s, "simulation:set_D");
     return 0;
 }
 
@@ -820,6 +845,15 @@ static int sim_index(lua_State *L)
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
     else if (!strcmp(k, "decomp")) push_decomp(L, &s->dc, &s->g);
     else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, model_rate_bound(&s->m)));
+    else if (!strcmp(k, "dx_resolved") || !strcmp(k, "resolved")) {
+        /* the smallest of the axes' limits (sim_resolution), and whether every axis is within its own */
+        double lim[3], m = 0;
+        const int bad = sim_resolution(s, lim);
+        for (int a = 0; a < 3; a++) if (lim[a] > 0 && (m == 0 || lim[a] < m)) m = lim[a];
+        if (m == 0) lua_pushnil(L);
+        else if (k[0] == 'd') lua_pushnumber(L, m);
+        else lua_pushboolean(L, bad < 0);
+    }
     else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
     else if (!strcmp(k, "D")) {
         lua_createtable(L, s->g.dim, 0);

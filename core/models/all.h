@@ -5,7 +5,7 @@
 #include "aliev_panfilov.h"
 #include "mitchell_schaeffer.h"
 #include "bueno_orovio.h"
+#include "tentusscher_2006.h"   /* before ORd, whose INa variant uses its INa kinetics */
 #include "ohara_rudy.h"
-#include "tentusscher_2006.h"
 #include "fenton_karma.h"
 #include "gaur_rudy.h"

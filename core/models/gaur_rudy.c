@@ -58,8 +58,7 @@ static double rate_bound(const double *p)
     double ryr = 2 * ((p[GR_K_OPEN] > p[GR_K_CLOSE] ? p[GR_K_OPEN] : p[GR_K_CLOSE]) + 1);
     double h2 = p[GR_DYAD_DX] * p[GR_DYAD_DX];
     double cyt = 4 * 4 * p[GR_D_CYT] / h2, sr = 4 * 3 * p[GR_D_SR] / h2;
-    const model_def *ord = &model_ohara_rudy;
-    double r = rate_shares_bound(ord->rate_shares, ord->nrate_shares, ord->params, p);
+    double r = model_ohara_rudy.rate_bound(p);   /* ORd's membrane, its INa variants included */
     if (ryr > r) r = ryr;
     if (cyt > r) r = cyt;
     if (sr > r) r = sr;
@@ -77,6 +76,7 @@ const model_def model_gaur_rudy = {
     .vindex = ORD_V,
     .activation = -40.0f,
     .rate_bound = rate_bound,
+    .resolve_dx = {0.25, 0.3},   /* ORd's membrane and INa: ORd's (ohara_rudy.c) */
     .vmin = -90.0f, .vmax = 50.0f,
     .presets = presets, .npresets = 3,
     .choices = choices, .nchoices = 2,

@@ -63,13 +63,39 @@ CARDIAC_HD real R(ord_by_type)(int type, real endo, real epi, real m)
 /* Time constant of the Na+ activation gates m (INa) and mL (INaL), ms. */
 CARDIAC_HD greal R(ord_tm)(greal v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
 
-/* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction,
- * tm = ord_tm(v). */
-CARDIAC_HD real R(ord_ina)(real *y, real v, greal tm, real ena, real fp, real dt, const real *p)
+/* INa of ToR-ORd (ina_form = 1): J. Tomek et al., eLife 8:e48890 (2019),
+ * supplement section 15.3.1, which took the gates of E. Grandi et al., J. Mol.
+ * Cell. Cardiol. 48:112-121 (2010): m_inf, h and j are ten Tusscher et al.'s
+ * 2004 (the kinetics core/models/tentusscher_2006.h computes), tau_m a sum of
+ * two Gaussians; CaMKII-phosphorylated channels have h_inf 6 mV lower and
+ * j's time constant 1.46 times. States: m, h in hf, j, hp in hsp, jp (hs is
+ * not used). Conductance g_na (ToR-ORd: 11.7802 mS/uF). */
+CARDIAC_HD real R(ord_ina_tomek)(real *y, real v, real ena, real fp, real dt, const real *p)
 {
     const greal gv = v;
-    y[ORD_M] = R(rush_larsen_gate)(y[ORD_M], R(ord_boltz)(gv, 39.57, -9.871), tm, dt);
-    const greal hss = R(ord_boltz)(gv, 82.9, 6.086), hssp = R(ord_boltz)(gv, 89.1, 6.086);
+    const struct R(tp_ina_rates) k = R(tp_ina_kinetics)(gv);
+    const greal a = (gv + (greal)45.79) * ((greal)1 / (greal)15.54), b = (gv - (greal)4.823) * ((greal)1 / (greal)51.12);
+    const greal tm = (greal)0.1292 * cardiac_exp(-a * a) + (greal)0.06487 * cardiac_exp(-b * b);
+    y[ORD_M] = R(rush_larsen_gate)(y[ORD_M], k.minf, tm, dt);
+    y[ORD_HF] = R(rush_larsen_gate)(y[ORD_HF], k.hinf, k.th, dt);
+    y[ORD_J] = R(rush_larsen_gate)(y[ORD_J], k.hinf, k.tj, dt);
+    y[ORD_HSP] = R(rush_larsen_gate)(y[ORD_HSP], R(tp_ina_hinf)(gv + 6), k.th, dt);
+    y[ORD_JP] = R(rush_larsen_gate)(y[ORD_JP], k.hinf, (greal)1.46 * k.tj, dt);
+    const real m = y[ORD_M];
+    return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * y[ORD_HF] * y[ORD_J] + fp * y[ORD_HSP] * y[ORD_JP]);
+}
+
+/* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction,
+ * tm = ord_tm(v). ina_m_shift and ina_h_shift (mV, 0 in the paper) move the
+ * steady states of m and of h, j to lower V; ina_form = 1 selects ToR-ORd's
+ * INa (above) instead. */
+CARDIAC_HD real R(ord_ina)(real *y, real v, greal tm, real ena, real fp, real dt, const real *p)
+{
+    if (p[ORD_INA_FORM] > (real)0.5) return R(ord_ina_tomek)(y, v, ena, fp, dt, p);
+    const greal gv = v;
+    const greal ms = p[ORD_INA_MSHIFT], hs = p[ORD_INA_HSHIFT];   /* 0 in the paper */
+    y[ORD_M] = R(rush_larsen_gate)(y[ORD_M], R(ord_boltz)(gv, (greal)39.57 + ms, -9.871), tm, dt);
+    const greal hss = R(ord_boltz)(gv, (greal)82.9 + hs, 6.086), hssp = R(ord_boltz)(gv, (greal)89.1 + hs, 6.086);
     const greal thf = 1 / R(ord_rates)(gv, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
     const greal ths = 1 / R(ord_rates)(gv, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
     const greal tj = (greal)2.038 + 1 / R(ord_rates)(gv, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);

@@ -72,6 +72,9 @@ enum {
     X(ORD_PCAB, "p_cab", "cm/s", 2.5e-8, 0.0, 1e30, "background Ca2+ permeability")               \
     X(ORD_GPCA, "g_pca", "uA/uF", 0.0005, 0.0, 1e30, "sarcolemmal Ca2+ pump maximum")             \
     X(ORD_JREL, "jrel_scale", "1", 1.0, 0.0, 1e30, "scale of SR Ca2+ release (RyR)")              \
-    X(ORD_JUP, "jup_scale", "1", 1.0, 0.0, 1e30, "scale of SERCA uptake")
+    X(ORD_JUP, "jup_scale", "1", 1.0, 0.0, 1e30, "scale of SERCA uptake")                        \
+    X(ORD_INA_MSHIFT, "ina_m_shift", "mV", 0.0, -20.0, 20.0, "INa activation curve m_inf moved to lower V by this") \
+    X(ORD_INA_HSHIFT, "ina_h_shift", "mV", 0.0, -20.0, 20.0, "INa inactivation curves h_inf, j_inf moved to lower V by this") \
+    X(ORD_INA_FORM, "ina_form", "1", 0.0, 0.0, 1.0, "INa formulation: 0 ORd 2011, 1 ToR-ORd's (Tomek 2019; set g_na 11.7802)")
 enum { ORD_PARAMS(CARDIAC_PARAM_ENUM) ORD_NPARAM };
 #endif

@@ -26,26 +26,50 @@ CARDIAC_HD real R(tp_sig)(real v, real a, real k) { return 1 / (1 + exp((a - v) 
 /* x / (e^x - 1), finite at x = 0 (ICaL's removable singularity at V = 15 mV) */
 CARDIAC_HD real R(tp_x_expm1)(real x) { return fabs(x) < (real)1e-4 ? 1 - x / 2 : x / expm1(x); }
 
-/* INa's gates m, h, j advanced (2004 paper, appendix). */
+/* INa's gate kinetics (2004 paper, appendix) at v: the steady states of m
+ * (minf) and of h and j (hinf), and the time constants of m, h and j. Written
+ * in greal (real in this model's instances) so that ORd's INa variant, which
+ * reuses them (core/models/ohara_rudy.h), keeps its gate kinetics in greal. */
+struct R(tp_ina_rates) { greal minf, hinf, tm, th, tj; };
+
+/* h's and j's steady state, (1 + exp((v + 71.55)/7.43))^-2 */
+CARDIAC_HD greal R(tp_ina_hinf)(greal v)
+{
+    const greal hs = 1 / (1 + exp((v + (greal)71.55) / (greal)7.43));
+    return hs * hs;
+}
+
+CARDIAC_HD struct R(tp_ina_rates) R(tp_ina_kinetics)(greal v)
+{
+    struct R(tp_ina_rates) k;
+    const greal ms = 1 / (1 + exp(((greal)-56.86 - v) / (greal)9.03));
+    k.minf = ms * ms;
+    k.hinf = R(tp_ina_hinf)(v);
+    k.tm = 1 / (1 + exp(((greal)-60 - v) / 5)) *
+           ((greal)0.1 / (1 + exp((v + 35) / 5)) + (greal)0.1 / (1 + exp((v - 50) / 200)));
+    greal ah = 0, bh, aj = 0, bj;
+    if (v < -40) {
+        ah = (greal)0.057 * exp(-(v + 80) / (greal)6.8);
+        bh = (greal)2.7 * exp((greal)0.079 * v) + (greal)3.1e5 * exp((greal)0.3485 * v);
+        aj = ((greal)-25428 * exp((greal)0.2444 * v) - (greal)6.948e-6 * exp((greal)-0.04391 * v)) * (v + (greal)37.78) /
+             (1 + exp((greal)0.311 * (v + (greal)79.23)));
+        bj = (greal)0.02424 * exp((greal)-0.01052 * v) / (1 + exp((greal)-0.1378 * (v + (greal)40.14)));
+    } else {
+        bh = (greal)0.77 / ((greal)0.13 * (1 + exp(-(v + (greal)10.66) / (greal)11.1)));
+        bj = (greal)0.6 * exp((greal)0.057 * v) / (1 + exp((greal)-0.1 * (v + 32)));
+    }
+    k.th = 1 / (ah + bh);
+    k.tj = 1 / (aj + bj);
+    return k;
+}
+
+/* INa's gates m, h, j advanced. */
 CARDIAC_HD void R(tp_ina_gates)(real *y, real v, real dt)
 {
-    const real ms = R(tp_sig)(v, -56.86, 9.03), hs = 1 / (1 + exp((v + (real)71.55) / (real)7.43));
-    const real tm = R(tp_sig)(v, -60, 5) *
-                    ((real)0.1 / (1 + exp((v + 35) / 5)) + (real)0.1 / (1 + exp((v - 50) / 200)));
-    real ah = 0, bh, aj = 0, bj;
-    if (v < -40) {
-        ah = (real)0.057 * exp(-(v + 80) / (real)6.8);
-        bh = (real)2.7 * exp((real)0.079 * v) + (real)3.1e5 * exp((real)0.3485 * v);
-        aj = ((real)-25428 * exp((real)0.2444 * v) - (real)6.948e-6 * exp((real)-0.04391 * v)) * (v + (real)37.78) /
-             (1 + exp((real)0.311 * (v + (real)79.23)));
-        bj = (real)0.02424 * exp((real)-0.01052 * v) / (1 + exp((real)-0.1378 * (v + (real)40.14)));
-    } else {
-        bh = (real)0.77 / ((real)0.13 * (1 + exp(-(v + (real)10.66) / (real)11.1)));
-        bj = (real)0.6 * exp((real)0.057 * v) / (1 + exp((real)-0.1 * (v + 32)));
-    }
-    y[TP_M] = R(rush_larsen)(y[TP_M], ms * ms, tm, dt);
-    y[TP_H] = R(rush_larsen)(y[TP_H], hs * hs, 1 / (ah + bh), dt);
-    y[TP_J] = R(rush_larsen)(y[TP_J], hs * hs, 1 / (aj + bj), dt);
+    const struct R(tp_ina_rates) k = R(tp_ina_kinetics)(v);
+    y[TP_M] = R(rush_larsen)(y[TP_M], k.minf, k.tm, dt);
+    y[TP_H] = R(rush_larsen)(y[TP_H], k.hinf, k.th, dt);
+    y[TP_J] = R(rush_larsen)(y[TP_J], k.hinf, k.tj, dt);
 }
 
 /* The K+ channels' gates advanced: IKr (xr1, xr2), IKs (xs), Ito (r, s). */
