@@ -75,12 +75,13 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
     }
 }
 
-/* A warning on stderr (rank 0, once per distinct message) when the grid is
- * coarser than what resolves the model's upstroke (sim_resolution): ORd's
- * plane wave then fails or runs slow (docs/models.md). */
+/* A warning on stderr (rank 0, once per model, spacing and stencil: a
+ * script that varies D, such as scripts/tune_cv.lua, hears it once) when the
+ * grid is coarser than what resolves the model's upstroke (sim_resolution):
+ * ORd's plane wave then fails or runs slow (docs/models.md). */
 static void warn_resolution(const sim *s, const char *fn)
 {
-    static char last[640];
+    static char last[160];
     double lim[3];
     const int a = sim_resolution(s, lim);
     if (a < 0 || par_rank() != 0) return;
@@ -89,12 +90,15 @@ static void warn_resolution(const sim *s, const char *fn)
     snprintf(msg, sizeof msg,
              "%s: warning: %s's upstroke is under-resolved at dx = %g mm along %c with D = %g mm^2/ms: its plane "
              "wave fails or runs more than about 10%% slow above dx = %.3g mm there with stencil = %d (%.3g mm with "
-             "stencil = %d); take a finer mesh (docs/models.md, \"Conduction velocity at coarse grids\")",
+             "stencil = %d); take a finer mesh, or a D tuned to this grid for the resolved tissue's speed "
+             "(scripts/tune_cv.lua; docs/models.md, \"Conduction velocity at coarse grids\")",
              fn, s->m.def->name, s->g.h[a], "xyz"[a], s->D[a], lim[a], s->order,
              model_resolved_dx(s->m.def, other, s->D[a]), other);
-    if (strcmp(msg, last)) {
+    char key[160];
+    snprintf(key, sizeof key, "%s %g %c %d", s->m.def->name, s->g.h[a], "xyz"[a], s->order);
+    if (strcmp(key, last)) {
         fprintf(stderr, "%s\n", msg);
-        snprintf(last, sizeof last, "%s", msg);
+        snprintf(last, sizeof last, "%s", key);
     }
 }
 

@@ -62,6 +62,13 @@ local p = assert(io.popen(('"%s" "%s" 2>&1'):format(arg[-1], script)))
 local said = p:read("a")
 p:close()
 os.remove(script)
-check(said:find("ohara_rudy's upstroke is under%-resolved at dx = 0.5 mm") and said:find("above dx = 0.25 mm", 1, true),
-      "the warning on stderr: %s", said:gsub("\n$", ""))
+check(said:find("ohara_rudy's upstroke is under%-resolved at dx = 0.5 mm") and said:find("above dx = 0.25 mm", 1, true)
+      and said:find("tune_cv", 1, true), "the warning on stderr: %s", said:gsub("\n$", ""))
+
+-- the way to keep 0.5 mm: D tuned to the grid for the resolved plane wave's
+-- speed (scripts/tune_cv.lua; 0.3555 mm^2/ms, 2026-11-25)
+local tuned = (require "tune_cv").D{dx = 0.5, D_ref = 0.2}
+check(tuned.D > 0.33 and tuned.D < 0.38 and math.abs(tuned.cv / tuned.target - 1) <= 0.01,
+      "tune_cv at dx 0.5: D = %.4f gives %.4f mm/ms, within 1%% of ORd's %.4f resolved at D = 0.2", tuned.D, tuned.cv,
+      tuned.target)
 checks.finish()
