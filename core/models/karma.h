@@ -29,16 +29,14 @@ CARDIAC_HD real R(karma_pow)(real x, real m)
     return r;
 }
 
-/* Excitation source term (everything but the -U decay and the applied
- * current) times the rate r, in model units r = 1 and in 1/ms r = 1/tau_e. */
-CARDIAC_HD real R(karma_excitation)(real U, real v, real r, const real *p)
+/* Excitation source term (everything but the -U decay and the applied current),
+ * in model time units (per tau_e). */
+CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
-    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh; the 2 of it and
-     * the 1/2 of U^2/2 cancel, and r takes the numerator's place, so that the
-     * time scale costs nothing where r is a compile-time constant. 2U - 2uh
-     * is 2(U - uh) to the bit (doubling is exact), and one FMA where uh is a
+    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh. 2U - 2uh is
+     * 2(U - uh) to the bit (doubling is exact), and one FMA where uh is a
      * compile-time constant. v * (1/vstar): a constant there too. */
-    return (r / ((real)1 + exp((real)2 * U - (real)2 * p[KARMA_UH]))) * U * U
+    return ((real)1 / ((real)1 + exp((real)2 * U - (real)2 * p[KARMA_UH]))) * U * U
          * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
@@ -46,10 +44,12 @@ CARDIAC_HD real R(karma_excitation)(real U, real v, real r, const real *p)
 CARDIAC_HD void R(karma_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
     real U = y[KARMA_U], v = y[KARMA_V];
-    /* 1/tau_e and eps/tau_e: constants when the GPU folds the default
-     * parameters, so -U/tau_e is one FMA as -U was one add */
+    /* 1/tau_e and eps/tau_e are constants when the GPU folds the default
+     * parameters; the reaction's product with 1/tau_e and the diffusion's sum
+     * make one FMA, where -U + F + idiff were two adds: the step costs what it
+     * did. With tau_e = 1 every operation rounds as before (x 1 is exact). */
     real r = (real)1 / p[KARMA_TAUE];
-    real dU = -U * r + R(karma_excitation)(U, v, r, p) + idiff + istim;
+    real dU = (R(karma_excitation)(U, v, p) - U) * r + idiff + istim;
     real dv = (p[KARMA_EPS] * r) * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
     y[KARMA_U] = R(forward_euler)(U, dU, dt);
     y[KARMA_V] = R(forward_euler)(v, dv, dt);
