@@ -32,7 +32,7 @@ const model_def model_karma = {
     .id = MODEL_ID_karma,
     .name = "karma",
     .title = "Karma 1993/1994 two-variable model",
-    .citation = "A. Karma, Phys. Rev. Lett. 71:1103-1106 (1993) and Chaos 4:461-472 (1994); thesis Vasconcellos "
+    .citation = "A. Karma, Phys. Rev. Lett. 71:1103-1106 (1993) and Chaos 4:461 (1994); thesis Vasconcellos "
                 "2019 eqs. 2.11-2.12",
     .nstate = KARMA_NSTATE, .nparam = KARMA_NPARAM,
     .states = states, .rest = rest, .params = params,
