@@ -28,7 +28,7 @@ done <<LIST
 quickstart -
 activation_cost 48 40
 interventions_cost 48 40
-tips_cost 48 60
+tips_cost 48 150
 models_256 24 $out/models.csv
 benchmark quick $out/bench.csv
 block_size 20 $out/bs.csv 0.2

@@ -14,19 +14,48 @@ local items = {
    script = "protocols/repro_thesis_karma.lua", args = {},
    remark = "Table 5.2 times the thesis' stencil kernel alone (eqs. 5.1-5.2); our step includes the Karma model. "
             .. "The 20,000-step times are the wall clock of `sim:step(20000)` after 100 warm-up steps. The "
-            .. "planar wave has left the cube by the end of the second (U = 0 everywhere), as it should."},
+            .. "table was measured before Karma had its time scale (tau_E = 1 ms, D = 0.1 mm^2/ms), when the "
+            .. "planar wave had left the cube by the end of the second (U = 0 everywhere). The protocol now runs "
+            .. "the default set (tau_E = 2.5 ms) with the thesis' D = 0.04 mm^2/ms (docs/models.md): the wave "
+            .. "reaches the top of the 256^3 cube at 857 ms and is still in it at 1 s, U up to 3.69, and in the "
+            .. "512^3 cube it has not reached the top (256-cell and 512-cell cables, this machine's CPU, "
+            .. "2026-11-25); not rerun on a GPU yet. The step's cost does not depend on the state."},
   {name = "thesis_spiral", title = "Scroll wave from an S2 at step 8,500",
    source = "Vasconcellos 2019, eq. 5.7 and fig. 5.11", needs = "gpu",
    script = "protocols/repro_thesis_spiral.lua", args = {},
-   remark = "With the S2 at the thesis' step 8,500 (425 ms) nothing re-enters here: the S2 region has "
-            .. "recovered from the planar wave, the S2 wave runs once through the cube (two activations at the "
-            .. "probe) and the cube is at rest at 1 s. The thesis' figure shows a scroll wave, so its planar "
-            .. "wave's back must still have been at the S2 region at step 8,500; ours passes it at step 3,200 "
-            .. "(160 ms). Applied then, the same S2 starts a scroll wave that re-excites every cell until the "
-            .. "end (period about 30 ms at the probe). The difference in timing is not explained: the thesis "
-            .. "gives the Karma equations (2.11-2.12, with an excitation term that differs from Karma's paper, "
-            .. "docs/models.md), dt and D dt / h^2 = 0.02, but not the values of gamma, v*, M and epsilon it "
-            .. "used; ours are Karma's (docs/models.md), with its time unit taken as 1 ms."},
+   remark = "Pending a GPU run: the table is the H100's of 2026-11-22, measured before Karma had its time "
+            .. "scale and with the protocol of then (tau_E = 1 ms, D = 0.1 mm^2/ms; S2 at step 8,500 and at the "
+            .. "planar wave's back). Its first rows are the next item's first control (the back at step 3,200, 2 "
+            .. "activations at the probe, no re-entry). With the default set and D = 0.04 mm^2/ms the protocol "
+            .. "now runs the next item's three cases on the 256^3 cube (command above, about 1-3 minutes on an "
+            .. "H100) and, the case being the same at every y, should give its rows: a scroll wave from the S2 "
+            .. "at step 8,500, the planar wave's back at the probe at step 7,900, rotation period about 74 ms."},
+  {name = "thesis_spiral_sheet", title = "Scroll wave from an S2 at step 8,500: the cube's x-z plane on the CPU",
+   source = "Vasconcellos 2019, eqs. 5.4-5.5, 5.7 and fig. 5.11", needs = "cpu",
+   script = "protocols/repro_thesis_spiral.lua", args = {"256", "sheet", "docs/data/reproductions/thesis_spiral_sheet"},
+   remark = "The cube's initial condition and S2 do not depend on y and its boundaries are no-flux, so its "
+            .. "solution is this x-z plane's at every y: the sheet is the cube's run at 1/256 of the cost (its "
+            .. "first control gives the H100 cube's figures of 2026-11-22 in the next item: the back at step 3,200, "
+            .. "2 activations at the probe). Criterion, fixed before the cube's run on the GPU (these sheet runs came "
+            .. "first): a scroll wave when 25% or more of the cells activate 3 or more times and the probe 4 or more "
+            .. "times. Default set: Karma 1994's tau_E = 2.5 ms (docs/models.md) with the thesis' ratio of diffusion "
+            .. "to reaction, D = 0.4 h^2 / tau_E = 0.04 mm^2/ms (eq. 2.19 steps both with one dt; eq. 5.1's "
+            .. "coefficient D dt / h^2 = 0.02 against dt = 0.05). The planar wave's back passes the middle of the "
+            .. "S2 region at step 7,900 (the former 3,200 times 2.5 is 8,000; sampled every 100 steps), so the S2 "
+            .. "at step 8,500 finds recovered tissue below and refractory tissue above it and its wave curls into "
+            .. "a counter-rotating pair (the frames: U from 0 to 4, z upwards, every 25 ms as in fig. 5.11; the "
+            .. "planar wave is still climbing, it reaches the top at 857 ms on a 256-cell cable). The former "
+            .. "reading (tau_E = 1 ms) puts the back at step 3,200, and tau_E = 2.5 ms with D left at 0.1 "
+            .. "mm^2/ms at step 5,100 (the front is slowed by sqrt(2.5) only): no return in either. One change at "
+            .. "a time from the default set, S2 at step 8,500 (`N=256 NY=1 D=0.04 <NAME>=<value> build/cardiac "
+            .. "protocols/thesis_s2_explore.lua`, this machine's CPU, 2026-11-25): eps = 0.009: back at step "
+            .. "8,100, 57.8% of the cells 3+ times, 9 activations at the probe; vstar = 0.55: 8,000, 59.4%, 9; "
+            .. "xm = 30: 7,500, 1.9%, 3 (one return, no lasting scroll); xm = 30 and eps = 0.009: 7,700, 1.6%, 3; "
+            .. "tau_E = 1 ms with D = 0.04 mm^2/ms: the planar wave does not propagate (it dies at the start, "
+            .. "v = 0.5 on 0.5 mm cells; 1 activation at the probe, the S2's). So the thesis' timing needs the time scale on the whole equation; xm = 30 loses the lasting "
+            .. "scroll. The item took 4 min 51 s with 2 threads on this machine's 2 shared cores.\n\n"
+            .. "| 450 ms | 500 ms | 550 ms | 600 ms |\n|---|---|---|---|\n| ![](data/reproductions/thesis_spiral_sheet/spiral_09000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_10000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_11000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_12000.png) |\n\n"
+            .. "| 650 ms | 700 ms | 800 ms | 1000 ms |\n|---|---|---|---|\n| ![](data/reproductions/thesis_spiral_sheet/spiral_13000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_14000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_16000.png) | ![](data/reproductions/thesis_spiral_sheet/spiral_20000.png) |"},
   {name = "thesis_heart_fraction", title = "blockDS: the fraction of the heart's box stored, per block size",
    source = "Vasconcellos 2019, section 5.4.2 and fig. 5.12", needs = "cpu",
    script = "protocols/repro_thesis_heart.lua", args = {"fraction"}},

@@ -25,7 +25,7 @@ local k = cardiac.model("karma", {eps = 0.02})
 check(math.abs(k:get("eps") - 0.02) < 1e-7 and #k:states() == 2 and k:rest().U == 0, "model parameters, states, rest")
 local names = {}
 for _, p in ipairs(k:params()) do names[p.name] = p.units end
-check(names.eps == "1/ms" and names.gamma, "parameters carry units")
+check(names.eps == "1" and names.tau_e == "ms" and names.gamma, "parameters carry units")
 local tp = cardiac.model("tentusscher_2006", {cell = "M"})
 check(tp.nstate == 19 and tp.cell == "M" and #tp.cells == 3 and tp.vmin < tp.activation and tp.activation < tp.vmax,
       "model fields: nstate, cell, cells, vmin < activation < vmax")

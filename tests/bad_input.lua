@@ -61,7 +61,10 @@ expect_error("model: parameter above maximum", function() cardiac.model("ohara_r
 expect_error("model: unknown cell type", function() cardiac.model("ohara_rudy", {cell = "purkinje"}) end,
              "'purkinje'", "endo, epi, M")
 expect_error("model: cell type not a string", function() cardiac.model("bueno_orovio", {cell = 1}) end, "'cell'")
-expect_error("model: no cell types", function() cardiac.model("karma", {cell = "epi"}) end, "'karma'", "no cell types")
+expect_error("model: no cell types", function() cardiac.model("aliev_panfilov", {cell = "epi"}) end, "'aliev_panfilov'",
+             "no cell types")
+expect_error("model: unknown parameter set", function() cardiac.model("karma", {cell = "epi"}) end, "'karma'",
+             "no cell type 'epi'", "karma1994, unit_time")
 expect_error("model: trace missing t", function() cardiac.model("karma"):trace{dt = 0.1} end, "'t'")
 
 -- regions and stimuli

@@ -27,7 +27,7 @@ end
 -- Karma: four grids
 local dxs, cvs = {0.4, 0.2, 0.1, 0.05}, {}
 for i, dx in ipairs(dxs) do
-  cvs[i] = cv{model = "karma", len = 40, dx = dx, dt = 0.005, D = 0.2, amplitude = 5, a = 10, b = 30, t = 60,
+  cvs[i] = cv{model = "karma", len = 40, dx = dx, dt = 0.005, D = 0.2, amplitude = 5, a = 10, b = 30, t = 150,
               var = "U", threshold = 1.0}
   print(string.format("karma dx = %.3f mm  CV = %.5f mm/ms", dx, cvs[i]))
 end

@@ -46,7 +46,7 @@ local function make(o)
   local sim = cardiac.simulation{mesh = m, model = "karma", dt = 0.05, D = 0.1, backend = o.backend,
                                  precision = o.precision, layout = o.layout, tsteps = o.tsteps, blocks = o.blocks}
   sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 3,
-                                    duration = 1, start = 0, period = 160, count = 2})
+                                    duration = 1, start = 0, period = 400, count = 2})
   return sim, m
 end
 
@@ -65,7 +65,10 @@ local function electrodes(dim)
   return dim == 3 and {{12, 3.6, 2.9}, {-3, 3.6, 2.9}, {4.6, 3.6, 9}} or {{22, 7.6, 0}, {-3, 7.6, 0}, {9.4, 7.6, 5}}
 end
 
-local NSTEPS = 5000   -- 250 ms: two beats and the first repolarisation
+-- 625 ms: two beats 400 ms apart and their repolarisation (Karma's tau_E = 2.5 ms; with
+-- tau_E = 1 ms the test ran 250 ms of beats 160 ms apart). On the CPU (2026-11-25) every
+-- tissue cell of both meshes then has 2 upstrokes and an APD (127-131 ms).
+local NSTEPS = 12500
 for _, precision in ipairs{"fp32", "fp64"} do
   for _, dim in ipairs{2, 3} do
     local cpu, mesh = make{dim = dim, backend = "cpu", precision = precision}

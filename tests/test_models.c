@@ -53,40 +53,46 @@ static double bisect(double (*f)(double, const double *), const double *p, doubl
 /* -U + gamma U^2 / (1 + e^{2(U-uh)}), the U-nullcline at v = 0 */
 static double karma_rhs0(double U, const double *p) { return -U + p[0] * U * karma_g(U, p[1]); }
 
+/* Karma in each parameter set: the set's time constant tau_e scales every
+ * time of the cell (the reaction is (-U + F(U, v)) / tau_e), not its levels. */
 static void test_karma(void)
 {
-    printf("Karma 1993\n");
-    model_inst m;
-    model_init(&m, model_find("karma"));
-    const double gamma = m.p[KARMA_GAMMA], uh = m.p[KARMA_UH], eps = m.p[KARMA_EPS];
-    const double vstar = m.p[KARMA_VSTAR], M = m.p[KARMA_XM];
-    double par[2] = {gamma, uh};
-    double Uth = bisect(karma_rhs0, par, 0.05, 1.5);   /* unstable middle root: threshold */
-    double Up = bisect(karma_rhs0, par, 2.0, 6.0);     /* upper root: plateau at v = 0 */
-    double vmax, apd;
-    float rest[2] = {0, 0}, end[2];
-    run_cell(&m, rest, 1000, 0.05, 0, 0, 1.0, &vmax, &apd, end);
-    CHECK_NEAR(vmax, 0.0, 1e-6, "rest state stays at U = 0 for 1 s");
-    float below[2] = {(float)(0.95 * Uth), 0}, above[2] = {(float)(1.05 * Uth), 0};
-    run_cell(&m, below, 200, 0.01, 0, 0, 1.0, &vmax, &apd, end);
-    CHECK(vmax < Uth, "U0 = 0.95 x threshold (%.4f) must decay, reached %.4f", Uth, vmax);
-    run_cell(&m, above, 200, 0.01, 0, 0, 1.0, &vmax, &apd, end);
-    CHECK(vmax > 3.0, "U0 = 1.05 x threshold must fire, reached %.4f", vmax);
-    printf("  derived threshold U_th = %.5f, plateau U_p = %.5f\n", Uth, Up);
-    /* a supra-threshold start without stimulus: the peak is the plateau root, less
-     * what v has grown during the upstroke */
-    float start[2] = {1.5f, 0};
-    run_cell(&m, start, 600, 0.01, 0, 0, 1.0, &vmax, &apd, end);
-    CHECK_NEAR(vmax, Up, 0.02 * Up, "peak U vs derived plateau root (2%)");
-    /* APD: v = 1 - e^{-eps t} while U > 1; the excited state vanishes when
-     * (v/vstar)^M = gamma - 1/max_U g(U), so t_c = -ln(1 - v_c)/eps */
-    double gmax = 0;
-    for (double U = 0; U < 8; U += 1e-4) gmax = fmax(gmax, karma_g(U, uh));
-    double vc = vstar * pow(gamma - 1 / gmax, 1 / M);
-    double tc = -log(1 - vc) / eps;
-    printf("  derived v_c = %.5f, t_c = %.3f ms\n", vc, tc);
-    CHECK_NEAR(apd, tc, 0.05 * tc, "APD (U > 1) vs derived t_c (5%)");
-    CHECK_NEAR(end[KARMA_U], 0.0, 1e-3, "back to rest after the action potential");
+    const model_def *d = model_find("karma");
+    for (int q = -1; q < d->npresets; q++) {
+        model_inst m;
+        model_init(&m, d);
+        if (q >= 0) model_apply_preset(&m, &d->presets[q]);
+        printf("Karma, %s\n", q < 0 ? "defaults" : d->presets[q].name);
+        const double gamma = m.p[KARMA_GAMMA], uh = m.p[KARMA_UH], eps = m.p[KARMA_EPS];
+        const double vstar = m.p[KARMA_VSTAR], M = m.p[KARMA_XM], tau = m.p[KARMA_TAUE];
+        double par[2] = {gamma, uh};
+        double Uth = bisect(karma_rhs0, par, 0.05, 1.5);   /* unstable middle root: threshold */
+        double Up = bisect(karma_rhs0, par, 2.0, 6.0);     /* upper root: plateau at v = 0 */
+        double vmax, apd;
+        float rest[2] = {0, 0}, end[2];
+        run_cell(&m, rest, 1000, 0.05, 0, 0, 1.0, &vmax, &apd, end);
+        CHECK_NEAR(vmax, 0.0, 1e-6, "rest state stays at U = 0 for 1 s");
+        float below[2] = {(float)(0.95 * Uth), 0}, above[2] = {(float)(1.05 * Uth), 0};
+        run_cell(&m, below, 200 * tau, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+        CHECK(vmax < Uth, "U0 = 0.95 x threshold (%.4f) must decay, reached %.4f", Uth, vmax);
+        run_cell(&m, above, 200 * tau, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+        CHECK(vmax > 3.0, "U0 = 1.05 x threshold must fire, reached %.4f", vmax);
+        printf("  derived threshold U_th = %.5f, plateau U_p = %.5f\n", Uth, Up);
+        /* a supra-threshold start without stimulus: the peak is the plateau root, less
+         * what v has grown during the upstroke */
+        float start[2] = {1.5f, 0};
+        run_cell(&m, start, 600 * tau, 0.01, 0, 0, 1.0, &vmax, &apd, end);
+        CHECK_NEAR(vmax, Up, 0.02 * Up, "peak U vs derived plateau root (2%)");
+        /* APD: v = 1 - e^{-eps t / tau_e} while U > 1; the excited state vanishes
+         * when (v/vstar)^M = gamma - 1/max_U g(U), so t_c = -tau_e ln(1 - v_c)/eps */
+        double gmax = 0;
+        for (double U = 0; U < 8; U += 1e-4) gmax = fmax(gmax, karma_g(U, uh));
+        double vc = vstar * pow(gamma - 1 / gmax, 1 / M);
+        double tc = -tau * log(1 - vc) / eps;
+        printf("  derived v_c = %.5f, t_c = %.3f ms (tau_e = %g ms)\n", vc, tc, tau);
+        CHECK_NEAR(apd, tc, 0.05 * tc, "APD (U > 1) vs derived t_c (5%)");
+        CHECK_NEAR(end[KARMA_U], 0.0, 1e-3, "back to rest after the action potential");
+    }
 }
 
 /* Independent references: classical RK4 of a model's equations written out

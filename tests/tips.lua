@@ -8,7 +8,7 @@
 --    in each layer); tilted, still one; two spirals: two such filaments.
 --  * A real Karma spiral (S1-S2 cross-field initiation, as protocols/quickstart.lua):
 --    tips present after the S2 and inside the sheet, none before it; its
---    tip followed over 200 ms by tracking.tips (scripts/tracking.lua).
+--    tip followed over 500 ms by tracking.tips (scripts/tracking.lua).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "tracking"
 local checks = require "checks"   -- check(ok, fmt, ...), finish()
 local check = checks.check
@@ -66,39 +66,41 @@ f = box:tips(centre)
 check(#f == 2 and f[1].faces == 12 and f[2].faces == 12, "two extruded spirals: %d filaments of %d and %d faces", #f,
       f[1] and f[1].faces or 0, f[2] and f[2].faces or 0)
 
--- a real spiral: S1-S2 cross-field initiation in Karma
-local L = 48
-local s1stim = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 5, duration = 2}
+-- a real spiral: S1-S2 cross-field initiation in Karma, as protocols/quickstart.lua (Karma's
+-- tau_E = 2.5 ms: a 72 mm sheet of 0.6 mm cells, the S2 at 325 ms, dt = 0.1 ms; the former
+-- test at tau_E = 1 ms with lengths / sqrt(2.5) and times / 2.5)
+local L = 72
+local s1stim = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1.5}, amplitude = 5, duration = 2}
 local s2stim = cardiac.stimulus{region = cardiac.box{min = {0, 0}, max = {L / 2, L / 2}}, amplitude = 5, duration = 2,
-                                start = 130}
-local k = cardiac.simulation{mesh = cardiac.mesh{size = {L, L}, dx = 0.4}, model = "karma", dt = 0.05, D = 0.1,
+                                start = 325}
+local k = cardiac.simulation{mesh = cardiac.mesh{size = {L, L}, dx = 0.6}, model = "karma", dt = 0.1, D = 0.1,
                              stimuli = {s1stim, s2stim}}
-k:run(120)
+k:run(300)
 local before = #k:tips{centre = {1, 0.5}}
-k:run(280)
+k:run(700)
 local after = k:tips{centre = {1, 0.5}}
 local inside = #after > 0
 for _, p in ipairs(after) do inside = inside and p.x > 0 and p.x < L and p.y > 0 and p.y < L end
-check(before == 0 and #after >= 1 and inside, "Karma S1-S2: %d tips before the S2, %d at t = 400 ms, inside the sheet",
+check(before == 0 and #after >= 1 and inside, "Karma S1-S2: %d tips before the S2, %d at t = 1000 ms, inside the sheet",
       before, #after)
 
--- its tip followed for 200 ms (tracking.tips, a sample every 2 ms): one
--- trajectory through every sample, the rotor's core within 2 mm, and the CSV
--- with a row per sample
+-- its tip followed for 500 ms (tracking.tips, a sample every 5 ms): one
+-- trajectory through every sample, the rotor's core within 3.2 mm (2 mm at
+-- tau_E = 1 ms, times sqrt(2.5)), and the CSV with a row per sample
 local tracking = require "tracking"
-local tr = tracking.tips(k, {duration = 200, every = 2, centre = {1, 0.5}, link = 1.5})
+local tr = tracking.tips(k, {duration = 500, every = 5, centre = {1, 0.5}, link = 2.4})
 local main, extent = tr[1], 0
 if main then
   for q = 2, #main.t do
     for r = 1, q - 1 do extent = math.max(extent, math.sqrt((main.x[q] - main.x[r]) ^ 2 + (main.y[q] - main.y[r]) ^ 2)) end
   end
 end
-check(#tr == 1 and #main.t == 101 and main.t[101] - main.t[1] == 200 and extent < 2,
-      "Karma spiral tracked 400-600 ms: %d trajectory(ies), %d samples, core within %.2f mm", #tr,
+check(#tr == 1 and #main.t == 101 and main.t[101] - main.t[1] == 500 and extent < 3.2,
+      "Karma spiral tracked 1000-1500 ms: %d trajectory(ies), %d samples, core within %.2f mm", #tr,
       main and #main.t or 0, extent)
 tracking.csv("results/test_tip_track.csv", tr)
 local rows = require("tables").read_csv("results/test_tip_track.csv")
-check(rows and #rows == 101 and rows[1].id == 1 and rows[101].t_ms == 600, "tracking.csv: %d rows",
+check(rows and #rows == 101 and rows[1].id == 1 and rows[101].t_ms == 1500, "tracking.csv: %d rows",
       rows and #rows or 0)
 
 local function fails(fn, pattern, what)

@@ -2,13 +2,17 @@
  * (instantiated by core/instances.h; no include guard).
  *
  * Karma A., Spiral breakup in model equations of action potential propagation
- * in cardiac tissue, Phys. Rev. Lett. 71:1103 (1993); written as in the thesis
- * (Vasconcellos 2019, eqs. 2.11-2.12) with the E^2/2 excitation term of
- * Karma's paper (the thesis prints U/2, which makes rest unstable; see
- * docs/models.md):
- *   dU/dt = -U + (1 - tanh(U - uh)) U^2/2 [gamma - (v/vstar)^xm] + I
- *   dv/dt = eps [Theta(U - uv) - v]
- * U and v are dimensionless; the time unit is taken as 1 ms (thesis: dt = 0.05 ms). */
+ * in cardiac tissue, Phys. Rev. Lett. 71:1103 (1993), and Electrical alternans
+ * and spiral wave breakup in cardiac tissue, Chaos 4:461 (1994), which gives
+ * the model its physical time scale tau_E; written as in the thesis
+ * (Vasconcellos 2019, eqs. 2.11-2.12) with the U^2/2 excitation term of
+ * Karma's papers (the thesis prints U/2, which makes rest unstable; see
+ * docs/models.md), and time in ms:
+ *   dU/dt = (-U + (1 - tanh(U - uh)) U^2/2 [gamma - (v/vstar)^xm]) / tau_e + D lap U + I
+ *   dv/dt = eps [Theta(U - uv) - v] / tau_e
+ * U and v are dimensionless, tau_e in ms, eps = tau_e / tau_n; the diffusion
+ * D lap U (mm^2/ms) and the stimulus I (1/ms) are not divided by tau_e.
+ * tau_e = 1 is the thesis' reading of the model unit as 1 ms. */
 #include "karma_consts.h"
 
 /* x^m, by repeated squaring when m is a small whole number (the usual case,
@@ -25,7 +29,8 @@ CARDIAC_HD real R(karma_pow)(real x, real m)
     return r;
 }
 
-/* Excitation source term (everything but the -U decay and the applied current). */
+/* Excitation source term (everything but the -U decay and the applied current),
+ * in model time units (per tau_e). */
 CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
     /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh. 2U - 2uh is
@@ -35,12 +40,17 @@ CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
          * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
-/* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt). */
+/* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt, 1/ms). */
 CARDIAC_HD void R(karma_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
     real U = y[KARMA_U], v = y[KARMA_V];
-    real dU = -U + R(karma_excitation)(U, v, p) + idiff + istim;
-    real dv = p[KARMA_EPS] * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
+    /* 1/tau_e and eps/tau_e are constants when the GPU folds the default
+     * parameters; the reaction's product with 1/tau_e and the diffusion's sum
+     * make one FMA, where -U + F + idiff were two adds: the step costs what it
+     * did. With tau_e = 1 every operation rounds as before (x 1 is exact). */
+    real r = (real)1 / p[KARMA_TAUE];
+    real dU = (R(karma_excitation)(U, v, p) - U) * r + idiff + istim;
+    real dv = (p[KARMA_EPS] * r) * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
     y[KARMA_U] = R(forward_euler)(U, dU, dt);
     y[KARMA_V] = R(forward_euler)(v, dv, dt);
 }

@@ -8,8 +8,9 @@ enum { KARMA_U, KARMA_V, KARMA_NSTATE };
     X(KARMA_GAMMA, "gamma", "1", 1.5415, 0.0, 1e30, "excitability A* (Karma 1993)")                      \
     X(KARMA_VSTAR, "vstar", "1", 0.525, 1e-6, 1e30, "recovery scale n_B")                                \
     X(KARMA_XM, "xm", "1", 10.0, 0.0, 1e30, "recovery exponent M (restitution steepness)")               \
-    X(KARMA_EPS, "eps", "1/ms", 0.01, 0.0, 1e30, "recovery rate epsilon = tau_E/tau_n")                  \
+    X(KARMA_EPS, "eps", "1", 0.01, 0.0, 1e30, "time-scale ratio epsilon = tau_e/tau_n")                   \
     X(KARMA_UH, "uh", "1", 3.0, -1e30, 1e30, "centre of the tanh switch")                                \
-    X(KARMA_UV, "uv", "1", 1.0, -1e30, 1e30, "threshold of the Heaviside step Theta(U - uv)")
+    X(KARMA_UV, "uv", "1", 1.0, -1e30, 1e30, "threshold of the Heaviside step Theta(U - uv)")          \
+    X(KARMA_TAUE, "tau_e", "ms", 2.5, 1e-6, 1e30, "time constant tau_E of U (ms per model time unit)")
 enum { KARMA_PARAMS(CARDIAC_PARAM_ENUM) KARMA_NPARAM };
 #endif
