@@ -22,7 +22,8 @@
 --        (give the runs' reading, initial and g_k1 for the titles).
 -- Usage: cardiac protocols/calcium_tissue.lua cv|dz|ryr|plot [key=value ...]
 --   dyads=10,100,1000,10000   dz=0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4
---   dx=0.5  g_k1=<mS/uF> (ryr; default ORd's 0.1908, the encoding's is 0.0763)
+--   dx=0.5  D=0.2 (cv; mm^2/ms, e.g. a D tuned to the grid by scripts/tune_cv.lua)
+--   g_k1=<mS/uF> (ryr; default ORd's 0.1908, the encoding's is 0.0763)
 --   ina_m_shift= ina_h_shift= ina_form= g_na= (ORd's INa variants, docs/models.md;
 --   the theses' code: ina_m_shift=10, with its isoproterenol switch also
 --   ina_h_shift=5 g_na=202.5)
@@ -41,7 +42,7 @@ assert(what == "cv" or what == "dz" or what == "ryr" or what == "plot",
        "usage: calcium_tissue.lua cv|dz|ryr|plot [key=value ...]")
 local o = {dyads = "10,100,1000,10000", dz = "0.00625,0.0125,0.025,0.05,0.1,0.2,0.3,0.4", dx = "0.5",
            precision = "fp32", out = "results/calcium", g_k1 = "0.1908", xy = "6", modes = "ryr,paced",
-           stim = "80,1,0.5", reading = "sample", initial = "rest"}
+           stim = "80,1,0.5", reading = "sample", initial = "rest", D = "0.2"}
 -- ORd's INa variants for the membrane (docs/models.md): the theses' code's INa
 -- is ina_m_shift=10 (and, with its isoproterenol switch, ina_h_shift=5 g_na=202.5)
 local INA = {ina_m_shift = true, ina_h_shift = true, ina_form = true, g_na = true}
@@ -134,14 +135,15 @@ end
 if what == "cv" then
   local rows = {}
   for _, n in ipairs(list(o.dyads)) do
-    local r = planar(n, 0.2)
+    local r = planar(n, tonumber(o.D))
     r.dyads = n
     rows[#rows + 1] = r
     print(("dyads %5d: t1 %s ms, t2 %s ms, CV %s m/s (%d cells, %.0f s on %s)"):format(n, ms(r.t1), ms(r.t2),
           r.cv and ("%.4f"):format(r.cv) or "-", r.cells, r.seconds, r.backend))
   end
-  for _, r in ipairs(rows) do r.dx, r.dt = dx, dt end
-  tables.csv(o.out .. "/cv.csv", rows, {"dyads", "dx", "dt", "t1", "t2", "cv", "cells", "seconds", "backend"})
+  for _, r in ipairs(rows) do r.dx, r.dt, r.D, r.reading, r.initial = dx, dt, tonumber(o.D), o.reading, o.initial end
+  tables.csv(o.out .. "/cv.csv", rows, {"dyads", "dx", "dt", "D", "reading", "initial", "t1", "t2", "cv", "cells",
+                                        "seconds", "backend"})
   cv_figure(rows)
 elseif what == "dz" then
   local rows = {}
