@@ -4,24 +4,28 @@
 -- failure at both ends (fig. 7.2) and all RyRs opened in a 12 mm cube
 -- (section 7.2, fig. 7.6). The experiments are those of
 -- protocols/calcium_tissue.lua with the settings below; this script runs them
--- (about 25 minutes on an H100) or, with from=DIR, reads the CSVs a run of
--- them left in DIR (the copies in docs/data/calcium/ were measured on an H100
--- on 2026-11-23; give that machine and date, as they are not in those files).
+-- (a few minutes on an H100) or, with from=DIR, reads the CSVs a run of them
+-- left in DIR (give that run's machine and date, which those files lack).
 --   cardiac protocols/repro_altanaite_calcium.lua [csv] [from=DIR machine=NAME date=YYYY-MM-DD]
 package.path = (arg[0] and arg[0]:match("(.*/)") or "protocols/") .. "../scripts/?.lua;" .. package.path
 local R, tables = require "reproduction", require "tables"
 local path = arg[1] ~= "-" and arg[1] or nil
 local o = R.options(arg, 2, {"from", "machine", "date"}, "repro_altanaite_calcium.lua")
 
--- The settings of our runs: dx = 0.25 mm resolves the upstroke (at the
--- thesis' 0.5 mm the explicit scheme under-resolves it and the wave dies,
--- docs/models.md); the Dz sweep runs a 1 mm wide slab (the wave is planar)
--- with a stronger, shallower stimulus; the RyR study uses the CellML
--- encoding's IK1 conductance, with which ORd's cells can fire spontaneously.
+-- The settings of our runs, each the thesis' grid (dx = 0.5 mm) with the
+-- dyads read as the cell's release units (reading = "units", docs/models.md):
+-- the CV against the dyad count with D tuned to the grid for ORd's resolved
+-- plane wave (scripts/tune_cv.lua: 0.3555 mm^2/ms for 0.5507 mm/ms against
+-- 0.5477 at D = 0.2 resolved); the Dz sweep with the thesis' INa (the
+-- encoding's m_inf, ina_m_shift = 10, with which the cell-level runs of
+-- altanaite_cv_resolution fail at the thesis' Dz) and stimulus (one 0.5 mm
+-- layer, 80 uA/uF for 0.5 ms) in a 1 mm wide slab (the wave is planar); the
+-- RyR study from the Ca2+ load of the encoding the thesis' code descends from
+-- (scripts/calcium_states.lua) with ORd's own IK1.
 local RUNS = {
-  cv = {"cv", "dx=0.25", "tmax=60"},
-  dz = {"dz", "dx=0.25", "xy=1", "dyads=10000", "tmax=100", "stim=120,1,0.25"},
-  ryr = {"ryr", "dyads=10,100,1000,10000", "g_k1=0.0763", "tmax=400"},
+  cv = {"cv", "dx=0.5", "D=0.3555", "reading=units", "tmax=60"},
+  dz = {"dz", "dx=0.5", "xy=1", "dyads=10000", "reading=units", "ina_m_shift=10", "stim=80,0.5,0.5", "tmax=400"},
+  ryr = {"ryr", "dyads=10,100,1000,10000", "reading=units", "initial=encoding", "modes=ryr", "tmax=300"},
 }
 local dir = o.from
 if not dir then
@@ -50,8 +54,8 @@ local paper_cv = {[10] = 0.524}
 for _, r in ipairs(read("cv.csv")) do
   out:row{quantity = ("CV, 6 x 6 x 24 mm, %d dyads per cell"):format(r.dyads), paper = paper_cv[r.dyads] or 0.523,
           ours = num(r.cv) or "fails", units = "m/s",
-          note = ("paper: t1 10.65, t2 33.6 ms at dx 0.5 mm; ours: t1 %.2f, t2 %.2f ms at dx %g mm (`%s`)")
-            :format(num(r.t1) or 0 / 0, num(r.t2) or 0 / 0, r.dx, command("cv"))}
+          note = ("paper: t1 10.65, t2 33.6 ms at dx 0.5 mm; ours: t1 %.2f, t2 %.2f ms at dx %g mm, D %s (`%s`)")
+            :format(num(r.t1) or 0 / 0, num(r.t2) or 0 / 0, r.dx, tostring(r.D or 0.2), command("cv"))}
 end
 -- fig. 7.2: CV against Dz (Dx = Dy = 0.2), 10,000 dyads
 local fails, conducts = {}, {}
