@@ -65,9 +65,11 @@ static double value_at(const sim *s, const cpu_data *cd, int v, size_t c)
 static void cpu_params_changed(sim *s)
 {
     cpu_data *cd = s->bd;
-    for (int L = 0; L < sim_param_sets(s); L++)
-        for (int q = 0; q < s->m.def->nparam; q++)
-            set_value(cd, cd->ptab, (size_t)L * MODEL_MAX_PARAM + q, sim_param_set(s, L)[q]);
+    double p[MODEL_MAX_PARAM];
+    for (int L = 0; L < sim_param_sets(s); L++) {
+        model_step_params(s->m.def, sim_param_set(s, L), p);
+        for (int q = 0; q < model_slots(s->m.def); q++) set_value(cd, cd->ptab, (size_t)L * MODEL_MAX_PARAM + q, p[q]);
+    }
 }
 
 /* Clamps hold tissue cells only, which are always stored. */

@@ -82,6 +82,14 @@ void model_apply_preset(model_inst *m, const model_preset *p)
     m->preset = p->name;
 }
 
+int model_slots(const model_def *d) { return d->nslots > d->nparam ? d->nslots : d->nparam; }
+
+void model_step_params(const model_def *d, const double *p, double *out)
+{
+    memcpy(out, p, (size_t)d->nparam * sizeof *out);
+    if (d->derive) d->derive(out);
+}
+
 const char *model_precision_name(int precision)
 {
     return precision == PRECISION_MIXED ? "mixed" : precision == PRECISION_FP64 ? "fp64" : "fp32";
@@ -90,11 +98,13 @@ const char *model_precision_name(int precision)
 void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int precision)
 {
     const model_def *d = m->def;
-    if (precision == PRECISION_MIXED) { d->step_mix(y, idiff, istim, dt, m->p); return; }
-    if (precision == PRECISION_FP64) { d->step_f64(y, idiff, istim, dt, m->p); return; }
+    double p[MODEL_MAX_PARAM];
+    model_step_params(d, m->p, p);
+    if (precision == PRECISION_MIXED) { d->step_mix(y, idiff, istim, dt, p); return; }
+    if (precision == PRECISION_FP64) { d->step_f64(y, idiff, istim, dt, p); return; }
     float yf[MODEL_MAX_STATE], pf[MODEL_MAX_PARAM];
     for (int v = 0; v < d->nstate; v++) yf[v] = (float)y[v];
-    for (int q = 0; q < d->nparam; q++) pf[q] = (float)m->p[q];
+    for (int q = 0; q < model_slots(d); q++) pf[q] = (float)p[q];
     d->step_f32(yf, (float)idiff, (float)istim, (float)dt, pf);
     for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }

@@ -91,6 +91,12 @@ typedef struct model_def {
     int npresets;
     const param_choice *choices;   /* named values of switch parameters, or NULL */
     int nchoices;
+    /* Values a step reads that follow from the parameters alone (Karma's
+     * 1/tau_e): computed once where the parameters are handed to the steps,
+     * not in every cell, in nslots - nparam slots after the parameters
+     * (model_step_params); derive fills them. 0 and NULL: none. */
+    int nslots;
+    void (*derive)(double *p);
     cell_step_f32 step_f32;
     cell_step_f64 step_f64;
     cell_step_f64 step_mix; /* precision "mixed" (core/instances.h), or NULL: the model has none */
@@ -123,6 +129,10 @@ const char *model_choice_name(const model_def *d, int param, double value);
 const char *model_choice_list(const model_def *d, int param, char *buf, size_t len);
 /* Resets m to its defaults, then applies preset p. */
 void model_apply_preset(model_inst *m, const model_preset *p);
+/* The values a step of model d reads (model_slots(d) of them, at most
+ * MODEL_MAX_PARAM): the nparam parameters p and the slots derived from them. */
+int model_slots(const model_def *d);
+void model_step_params(const model_def *d, const double *p, double *out);
 /* Bound on the reaction's rate (1/ms) for the parameters of m: the dt limit's share. */
 double model_rate_bound(const model_inst *m);
 /* Twice the sum of the shares, each scaled by its parameter's ratio to its

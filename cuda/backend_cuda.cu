@@ -723,10 +723,8 @@ static launch_ctx current_ctx(sim *s)
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
     c.dt = s->dt;
     c.fold = !c.plabel;   // cells with sets of their own need the general kernels
-    for (int q = 0; q < s->m.def->nparam; q++) {
-        c.p[q] = s->m.p[q];
-        c.fold &= s->m.p[q] == s->m.def->params[q].value;
-    }
+    for (int q = 0; q < s->m.def->nparam; q++) c.fold &= s->m.p[q] == s->m.def->params[q].value;
+    model_step_params(s->m.def, s->m.p, c.p);   // and the slots derived from them
     c.istim = cd->stim_any ? cd->istim : nullptr;
     return c;
 }
@@ -943,13 +941,15 @@ static void cuda_params_changed(sim *s)
     }
     std::vector<uint8_t> lab = in_store_order<uint8_t>(cd, std::vector<uint8_t>(s->plabel, s->plabel + s->lg.ncells), 0);
     std::vector<unsigned char> tab((size_t)s->npsets * MODEL_MAX_PARAM * cd->esize, 0);
-    for (int L = 0; L < s->npsets; L++)
-        for (int q = 0; q < s->m.def->nparam; q++) {
+    double p[MODEL_MAX_PARAM];
+    for (int L = 0; L < s->npsets; L++) {
+        model_step_params(s->m.def, sim_param_set(s, L), p);
+        for (int q = 0; q < model_slots(s->m.def); q++) {
             const size_t at = (size_t)L * MODEL_MAX_PARAM + q;
-            const double v = sim_param_set(s, L)[q];
-            if (s->fp64) ((double *)tab.data())[at] = v;
-            else ((float *)tab.data())[at] = (float)v;
+            if (s->fp64) ((double *)tab.data())[at] = p[q];
+            else ((float *)tab.data())[at] = (float)p[q];
         }
+    }
     // on the compute stream: after the kernels that read the old tables, before those that read the new
     upload(s, cd->plabel, lab.data(), lab.size());
     upload(s, cd->ptable, tab.data(), tab.size());

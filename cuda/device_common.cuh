@@ -185,8 +185,14 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
     if (!all_finite<NS>(y)) report_bad(c, step, bad);
 }
 
+// The slots a model derives from its parameters (core/model.h, nslots), for
+// the defaults folded at compile time: none, but for the models of
+// CARDIAC_DERIVED_MODELS (core/models/list.h), whose <name>_derive fills them.
+template <class M> __device__ __forceinline__ void derive_slots(double *) {}
+
 // One cell model as a type: its sizes, its step in both precisions and its
-// default parameters, generated from CARDIAC_MODELS (core/models/list.h).
+// default parameters (and the slots derived from them), generated from
+// CARDIAC_MODELS (core/models/list.h); nparam counts what the step reads.
 #define CARDIAC_MODEL_TYPE(name, NS, NP, VI, PL)                                                  \
     struct name##_model {                                                                         \
         enum { nstate = NS, nparam = NP, vindex = VI };                                        \
@@ -197,12 +203,17 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
                                                     const double *p) { name##_step_f64(y, d, s, dt, p); } \
         template <class T> static __device__ __forceinline__ void defaults(T *p)                 \
         {                                                                                         \
-            const double d[NP] = {PL(CARDIAC_PARAM_VALUE)};                                      \
+            double d[NP] = {PL(CARDIAC_PARAM_VALUE)};                                            \
+            derive_slots<name##_model>(d);                                                        \
             for (int q = 0; q < NP; q++) p[q] = (T)d[q];                                          \
         }                                                                                         \
     };
 CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
 #undef CARDIAC_MODEL_TYPE
+#define CARDIAC_DERIVED_TYPE(name)                                                                \
+    template <> __device__ __forceinline__ void derive_slots<name##_model>(double *p) { name##_derive_f64(p); }
+CARDIAC_DERIVED_MODELS(CARDIAC_DERIVED_TYPE)
+#undef CARDIAC_DERIVED_TYPE
 
 // Precision "mixed" (core/instances.h): the model's double kernels with its
 // _mix step, for CARDIAC_MIXED_MODELS (launch.h). mixed_of names that type,

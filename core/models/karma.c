@@ -42,6 +42,7 @@ const model_def model_karma = {
     .rate_bound = rate_bound,
     .vmin = 0.0, .vmax = 4.0,
     .presets = presets, .npresets = COUNT(presets),
+    .nslots = KARMA_NSLOT, .derive = karma_derive_f64,
     .step_f32 = karma_step_f32,
     .step_f64 = karma_step_f64,
 };

@@ -40,17 +40,24 @@ CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
          * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
+/* The rates the step reads (KARMA_RATE_U, KARMA_RATE_V), from the
+ * parameters, once for all cells: a division by tau_e in every cell would cost
+ * the general (unfolded) fp64 kernels registers and time. */
+CARDIAC_HD void R(karma_derive)(real *p)
+{
+    p[KARMA_RATE_U] = (real)1 / p[KARMA_TAUE];
+    p[KARMA_RATE_V] = p[KARMA_EPS] * p[KARMA_RATE_U];
+}
+
 /* One step of one cell: idiff is the diffusion term, istim the stimulus (both dU/dt, 1/ms). */
 CARDIAC_HD void R(karma_step)(real *y, real idiff, real istim, real dt, const real *p)
 {
     real U = y[KARMA_U], v = y[KARMA_V];
-    /* 1/tau_e and eps/tau_e are constants when the GPU folds the default
-     * parameters; the reaction's product with 1/tau_e and the diffusion's sum
-     * make one FMA, where -U + F + idiff were two adds: the step costs what it
-     * did. With tau_e = 1 every operation rounds as before (x 1 is exact). */
-    real r = (real)1 / p[KARMA_TAUE];
-    real dU = (R(karma_excitation)(U, v, p) - U) * r + idiff + istim;
-    real dv = (p[KARMA_EPS] * r) * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
+    /* The reaction's product with 1/tau_e and the diffusion's sum make one
+     * FMA, where -U + F + idiff were two adds: the step costs what it did.
+     * With tau_e = 1 every operation rounds as before (x 1 is exact). */
+    real dU = (R(karma_excitation)(U, v, p) - U) * p[KARMA_RATE_U] + idiff + istim;
+    real dv = p[KARMA_RATE_V] * ((U > p[KARMA_UV] ? (real)1 : (real)0) - v);
     y[KARMA_U] = R(forward_euler)(U, dU, dt);
     y[KARMA_V] = R(forward_euler)(v, dv, dt);
 }

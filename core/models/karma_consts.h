@@ -13,4 +13,7 @@ enum { KARMA_U, KARMA_V, KARMA_NSTATE };
     X(KARMA_UV, "uv", "1", 1.0, -1e30, 1e30, "threshold of the Heaviside step Theta(U - uv)")          \
     X(KARMA_TAUE, "tau_e", "ms", 2.5, 1e-6, 1e30, "time constant tau_E of U (ms per model time unit)")
 enum { KARMA_PARAMS(CARDIAC_PARAM_ENUM) KARMA_NPARAM };
+/* What the step reads beside the parameters, derived from them once
+ * (karma_derive; core/model.h, nslots): 1/tau_e and eps/tau_e, 1/ms. */
+enum { KARMA_RATE_U = KARMA_NPARAM, KARMA_RATE_V, KARMA_NSLOT };
 #endif
