@@ -84,7 +84,7 @@ local function dz_figure(rows)
 end
 -- the model's settings, for the figures' titles
 local function setting()
-  return ("reading %s, initial state %s, g_k1 = %s"):format(o.reading, o.initial, o.g_k1)
+  return ("reading %s, initial %s, g_k1 %s"):format(o.reading, o.initial, o.g_k1)
 end
 -- the centre cell's V and Cai of every ryr_<mode>_<dyads>.csv in out, one curve each
 local function ryr_figures(traces)
@@ -99,9 +99,9 @@ local function ryr_figures(traces)
   local v, c = {}, {}
   for q, l in ipairs(cols) do v[q], c[q] = l .. " V", l .. " Cai" end
   plot(o.out .. "/ryr_V.png", rows, {x = "t", y = v, style = "lines", xlabel = "t (ms)", ylabel = "V (mV)",
-       key = "top right", title = ("12 mm cube, centre cell: RyRs open 50-150 ms, or paced at 50 ms; %s"):format(setting())})
+       key = "top right", title = ("12 mm cube, centre cell, V; %s"):format(setting())})
   plot(o.out .. "/ryr_cai.png", rows, {x = "t", y = c, style = "lines", xlabel = "t (ms)", ylabel = "Cai (uM)",
-       key = "top right", title = ("12 mm cube, centre cell: Cai; %s"):format(setting())})
+       key = "top right", title = ("12 mm cube, centre cell, Cai; %s"):format(setting())})
 end
 
 -- One planar wave along z in the 6 x 6 x 24 mm slab: activation times of the

@@ -14,29 +14,30 @@ local items = {
    script = "protocols/repro_thesis_karma.lua", args = {},
    remark = "Table 5.2 times the thesis' stencil kernel alone (eqs. 5.1-5.2); our step includes the Karma model. "
             .. "The 20,000-step times are the wall clock of `sim:step(20000)` after 100 warm-up steps. The "
-            .. "table was measured before Karma had its time scale (tau_E = 1 ms, D = 0.1 mm^2/ms), when the "
-            .. "planar wave had left the cube by the end of the second (U = 0 everywhere). The protocol now runs "
-            .. "the default set (tau_E = 2.5 ms) with the thesis' D = 0.04 mm^2/ms (docs/models.md): the wave "
-            .. "reaches the top of the 256^3 cube at 857 ms and is still in it at 1 s, U up to 3.69, and in the "
-            .. "512^3 cube it has not reached the top (256-cell and 512-cell cables, this machine's CPU, "
-            .. "2026-11-25); not rerun on a GPU yet. The step's cost does not depend on the state."},
+            .. "model is the default Karma set (tau_E = 2.5 ms) with the thesis' D = 0.04 mm^2/ms (docs/models.md): "
+            .. "the planar wave reaches the top of the 256^3 cube at 857 ms and is still in it at 1 s (U up to "
+            .. "3.66), and in the 512^3 cube it has not reached the top. Before Karma had its time scale (tau_E = "
+            .. "1 ms, D = 0.1) the wave had left the cube by 1 s; the step's cost does not depend on the state "
+            .. "(`build/cardiac protocols/karma_cost.lua`: the default set's kernels cost what they did, docs/models.md)."},
   {name = "thesis_spiral", title = "Scroll wave from an S2 at step 8,500",
    source = "Vasconcellos 2019, eq. 5.7 and fig. 5.11", needs = "gpu",
    script = "protocols/repro_thesis_spiral.lua", args = {},
-   remark = "Pending a GPU run: the table is the H100's of 2026-11-22, measured before Karma had its time "
-            .. "scale and with the protocol of then (tau_E = 1 ms, D = 0.1 mm^2/ms; S2 at step 8,500 and at the "
-            .. "planar wave's back). Its first rows are the next item's first control (the back at step 3,200, 2 "
-            .. "activations at the probe, no re-entry). With the default set and D = 0.04 mm^2/ms the protocol "
-            .. "now runs the next item's three cases on the 256^3 cube (command above, about 1-3 minutes on an "
-            .. "H100) and, the case being the same at every y, should give its rows: a scroll wave from the S2 "
-            .. "at step 8,500, the planar wave's back at the probe at step 7,900, rotation period about 74 ms."},
+   remark = "The default Karma set (Karma 1994's tau_E = 2.5 ms) with the thesis' ratio of diffusion to reaction "
+            .. "(D = 0.04 mm^2/ms) makes fig. 5.11's scroll wave from the thesis' S2 at step 8,500: the planar wave's "
+            .. "back passes the middle of the S2 region at step 7,900, so the S2 finds recovered tissue below and "
+            .. "refractory tissue above it, and the wave returns for the rest of the second (criterion, stated before "
+            .. "this run: 25% of the cells activated 3 or more times and 4 or more activations at the probe). The "
+            .. "two controls change one thing each and give no re-entry: the former reading of the model unit as "
+            .. "1 ms puts the back at step 3,200, and tau_E = 2.5 ms with D left at 0.1 mm^2/ms at step 5,100. The "
+            .. "cube gives the rows of its x-z plane run on the CPU (next item), as it must: its initial "
+            .. "condition and S2 do not depend on y. That item has the frames."},
   {name = "thesis_spiral_sheet", title = "Scroll wave from an S2 at step 8,500: the cube's x-z plane on the CPU",
    source = "Vasconcellos 2019, eqs. 5.4-5.5, 5.7 and fig. 5.11", needs = "cpu",
    script = "protocols/repro_thesis_spiral.lua", args = {"256", "sheet", "docs/data/reproductions/thesis_spiral_sheet"},
    remark = "The cube's initial condition and S2 do not depend on y and its boundaries are no-flux, so its "
             .. "solution is this x-z plane's at every y: the sheet is the cube's run at 1/256 of the cost (its "
-            .. "first control gives the H100 cube's figures of 2026-11-22 in the next item: the back at step 3,200, "
-            .. "2 activations at the probe). Criterion, fixed before the cube's run on the GPU (these sheet runs came "
+            .. "first control gives the H100 cube's figures in the item above: the back at step 3,200, "
+            .. "2 activations at the probe; its default set, the cube's 61.7% and 9 activations). Criterion, fixed before the cube's run on the GPU (these sheet runs came "
             .. "first): a scroll wave when 25% or more of the cells activate 3 or more times and the probe 4 or more "
             .. "times. Default set: Karma 1994's tau_E = 2.5 ms (docs/models.md) with the thesis' ratio of diffusion "
             .. "to reaction, D = 0.4 h^2 / tau_E = 0.04 mm^2/ms (eq. 2.19 steps both with one dt; eq. 5.1's "
@@ -127,15 +128,30 @@ local items = {
             .. "load, which belongs to its isoproterenol variant, ORd's own beat lasts 574 ms (last APD row)."},
   {name = "altanaite_calcium", title = "Calcium model in tissue: CV against dyads and Dz; RyR opening",
    source = "Altanaite 2017 (MSc thesis), sections 7.1-7.2, figs. 7.1-7.2 and 7.6", anywhere = true,
-   needs = "gpu for the runs (`build/cardiac protocols/repro_altanaite_calcium.lua CSV`, about 25 minutes on an "
+   needs = "gpu for the runs (`build/cardiac protocols/repro_altanaite_calcium.lua CSV`, about 3 minutes on an "
            .. "H100); the table is made anywhere from the CSVs those runs leave (docs/data/calcium/)",
    script = "protocols/repro_altanaite_calcium.lua",
-   args = {"from=docs/data/calcium", "machine='NVIDIA H100 80GB HBM3'", "date=2026-11-23"},
-   remark = "Our runs use dx = 0.25 mm: at the thesis' 0.5 mm our explicit scheme under-resolves ORd's upstroke "
-            .. "and the wave dies (docs/models.md). The spontaneous beat after opening the RyRs comes with every "
-            .. "dyad count here: each cell's currents are means over its dyads, and all of them are open, so the "
-            .. "count cannot matter the way the thesis saw it (docs/models.md). Figures: "
-            .. "docs/data/calcium/cv.png, dz.png, ryr_V.png, ryr_cai.png."},
+   args = {"from=docs/data/calcium", "machine='NVIDIA H100 80GB HBM3'", "date=2026-11-25"},
+   remark = "Every run is on the thesis' grid (dx = 0.5 mm) with the dyads read as the cell's release units "
+            .. "(`reading = \"units\"`, the thesis' reading; docs/models.md). The RyR opening reproduces fig. 7.6: "
+            .. "with the Ca2+ load of the encoding the thesis' code descends from and ORd's own IK1, the 12 mm cube "
+            .. "with 10,000 dyads per cell fires everywhere at once, 110.8 ms at the centre and the corners (V > "
+            .. "-40 mV; the thesis' frame at 120 ms, tolerance 20 ms, stated in advance in "
+            .. "protocols/repro_altanaite_ryr.lua), and with 1,000, 100 or 10 it does not, as in the thesis. The "
+            .. "encoding's IK1 (40% of ORd's), which these rows used before, is no longer needed: the SR's load is "
+            .. "what decides the beat (item altanaite_ryr_cell, `build/cardiac protocols/ryr_opening.lua`). The "
+            .. "Dz sweep reproduces fig. 7.2's failures exactly (0.00625 and 0.4) with the thesis' INa and "
+            .. "stimulus; its CV at Dz = 0.2 is that INa's at 0.5 mm, 0.600 m/s, 15% above the paper's (item "
+            .. "altanaite_cv_resolution). The CV against the dyad count runs with D tuned to the grid "
+            .. "(scripts/tune_cv.lua, 0.3555 mm^2/ms) and stays within 10% of the paper at every count, but it "
+            .. "is not independent of the count as the thesis found (0.506 m/s with 10 dyads, 0.545 with "
+            .. "10,000): in the units reading the L-type current, which helps the upstroke, grows with the count, "
+            .. "and an under-resolved front feels it more. On a 15 mm cable from the same state (this machine's "
+            .. "CPU, 2026-11-25; CV between 4 and 12 mm at -70 mV) the spread from 10 to 10,000 units is 5.4% at "
+            .. "dx 0.5 mm with the tuned D (0.5335 to 0.5626 m/s, and 10 dyads read as a sample give 10,000 "
+            .. "units' 0.5626), 1.9% resolved at dx 0.25 mm, D 0.2 (0.4866 to 0.4959), and 1.2% with the thesis' "
+            .. "INa at its 0.5 mm (ina_m_shift = 10: 0.5943 to 0.6012), near the thesis' t2 of 33.6 against "
+            .. "33.7 ms. Figures: docs/data/calcium/cv.png, dz.png, ryr_V.png, ryr_cai.png."},
   {name = "altanaite_cv_resolution", title = "The calcium thesis' CV at its dx = 0.5 mm: ORd resolved and not",
    source = "Altanaite 2017 (MSc thesis), section 7.1.1 (eq. 7.2) and figs. 7.1-7.2", needs = "cpu",
    script = "protocols/repro_altanaite_cv.lua", args = {},
