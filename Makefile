@@ -33,19 +33,18 @@ reproduce: build
 perf-doc: build
 	$(BUILD)/cardiac scripts/performance_doc.lua docs/data/benchmark-h100.csv docs/data/benchmark-h100-tplane.csv
 
-# The binary and the libraries the GPU machine lacks, in .device/ (under the
-# 64 MiB that the device tool carries; ../shared/device/README.md).
+# The binary and the shared libraries a GPU machine without Debian's HDF5 may
+# lack, in .device/ (build/cardiac and lib/), to copy there and run with
+# LD_LIBRARY_PATH=.device/lib: HDF5 and what it needs (curl and its TLS/LDAP
+# stack). MPI, CUDA, readline, libpng, zlib and the C runtime come from that
+# machine, and OpenSSL 3 (libcrypto.so.3), which keeps the bundle small.
 device-bundle: build
-	rm -rf .device
-	../shared/device/bundle.sh $(BUILD) .device
-	# the parallel HDF5 build's own needs (curl and its TLS/LDAP stack) that the
-	# GPU machine's Ubuntu may lack; MPI, CUDA and the C runtime come from there,
-	# and OpenSSL 3 (libcrypto.so.3, which keeps the bundle under 64 MiB; the
-	# machine's own worked, 2026-11-23)
+	rm -rf .device && mkdir -p .device/build .device/lib
+	cp $(BUILD)/cardiac .device/build/
 	for l in $$(ldd $(BUILD)/cardiac | awk '/=>/ {print $$3}'); do case $$(basename $$l) in \
 	  libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libmpi*|libopen-*|libhwloc*|libevent*|libz.so*|\
 	  libreadline*|libtinfo*|libpng16*|libgomp*|libudev*|libresolv*|libcrypto.so*) ;; *) cp -Lu $$l .device/lib/ ;; esac; done
-	cd .device/build && rm -rf CMakeFiles core cuda shell tests Testing
+	@echo "bundled into .device/ ($$(du -sh .device | cut -f1)): run .device/build/cardiac with LD_LIBRARY_PATH=.device/lib"
 
 clean:
 	rm -rf $(BUILD)

@@ -1,4 +1,5 @@
-// Temporal blocking ("space-time blocking", ../shared/papers draft; 2.5D
+// Temporal blocking ("space-time blocking", an unpublished draft on 2D space-time blocking of
+// cardiac stencils on GPUs, section 4; 2.5D
 // blocking of Nguyen et al. 2010, AN5D of Matsumura et al. 2020): one kernel
 // advances K time steps. A block of threads covers an x-y tile plus a halo of
 // K*R cells on each side and marches along z as a pipeline of K levels: level

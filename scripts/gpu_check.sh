@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs on the GPU machine from the repository root, with a build carried in
-# .device/ (../shared/device/README.md): the GPU tests, then the benchmark.
+# .device/ (`make device-bundle`): the GPU tests, then the benchmark.
 #   sh scripts/gpu_check.sh [quick|full|tests|together]     logs and CSV under $OUT (default results/)
 # "together" runs the three GPU test scripts at once on the same GPU: kernels
 # of one process then wait behind the others', which exposes copies that a
