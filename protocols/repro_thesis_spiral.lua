@@ -32,7 +32,7 @@
 -- 8,500 loses its meaning (the planar wave's travel shrinks with n, the
 -- action potential does not).
 --   cardiac protocols/repro_thesis_spiral.lua [csv] [n = 256] [shape = cube | sheet] [frames = results/reproduce]
-local R = require "reproduction"
+local R, measure = require "reproduction", require "measure"
 local n = tonumber(arg and arg[2]) or 256
 local shape = arg and arg[3] or "cube"
 assert(shape == "cube" or shape == "sheet", "repro_thesis_spiral: shape is 'cube' or 'sheet'")
@@ -78,19 +78,12 @@ local function run(label, m, D, frames, control)
     end
   end
   local d = probe:data()
-  local ups = {}
-  for q = 2, #d.t do
-    if d.U[1][q - 1] < 1 and d.U[1][q] >= 1 then ups[#ups + 1] = d.t[q] end
-  end
-  local again, tissue = 0, 0
-  for _, c in ipairs(maps:field("count")) do
-    if c == c then tissue = tissue + 1; if c >= 3 then again = again + 1 end end
-  end
+  local ups, again = measure.crossings(d.t, d.U[1], 1), measure.fraction_at_least(maps:field("count"), 3)
   local period, np = 0, 0
   for q = 4, #ups do period, np = period + ups[q] - ups[q - 1], np + 1 end  -- after the S2 wave's own
   local _, umax = sim:stats("U")
   sim:close()
-  local x = {again = again / tissue, ups = #ups, period = np > 0 and period / np or nil, umax = umax, back = back}
+  local x = {again = again, ups = #ups, period = np > 0 and period / np or nil, umax = umax, back = back}
   local scroll = x.again >= 0.25 and x.ups >= 4
   out:row{quantity = ("%s%s: S2 at step 8,500"):format(control and "control, " or "", label),
           paper = control and "" or "scroll wave (fig. 5.11)",

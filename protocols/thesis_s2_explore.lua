@@ -8,6 +8,7 @@
 -- the probe (the middle of the S2 region), the share of cells activated 3 or
 -- more times, the probe's activation times and the largest U every 500 steps.
 --   N=256 NY=1 D=0.04 XM=30 cardiac protocols/thesis_s2_explore.lua
+local measure = require "measure"
 local n = tonumber(os.getenv("N") or 48)
 local ny = tonumber(os.getenv("NY") or n)
 local s2 = tonumber(os.getenv("S2") or 8500)
@@ -49,12 +50,9 @@ while sim.steps < steps do
   end
 end
 local d = probe:data()
-local ups = {}
-for q = 2, #d.t do if d.U[1][q - 1] < 1 and d.U[1][q] >= 1 then ups[#ups + 1] = d.t[q] end end
-local again, tissue = 0, 0
-for _, c in ipairs(maps:field("count")) do if c == c then tissue = tissue + 1; if c >= 3 then again = again + 1 end end end
+local ups, again = measure.crossings(d.t, d.U[1], 1), measure.fraction_at_least(maps:field("count"), 3)
 local _, umax = sim:stats("U")
 print(("n=%d S2=%d params=%s back_at_probe=%s | 3+ act %.1f%% | probe ups %d at %s | maxU(end) %.2f")
   :format(n, s2, (function() local t = {} for k, v in pairs(par) do t[#t+1] = k .. "=" .. v end return table.concat(t, ",") end)(),
-    tostring(back), 100 * again / tissue, #ups, table.concat(ups, " "), umax))
+    tostring(back), 100 * again, #ups, table.concat(ups, " "), umax))
 print("  maxU per 500 steps: " .. table.concat(active, " "))

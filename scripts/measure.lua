@@ -14,6 +14,26 @@ function M.activation_time(t, series, threshold)
   return nil
 end
 
+--- Every upward crossing of `threshold` in a series: the times of the first
+--- samples at or above it (a probe's activations, sampled).
+function M.crossings(t, series, threshold)
+  local ups = {}
+  for i = 2, #series do
+    if series[i - 1] < threshold and series[i] >= threshold then ups[#ups + 1] = t[i] end
+  end
+  return ups
+end
+
+--- The fraction of the tissue cells whose value in a map field (NaN outside
+--- the tissue, e.g. maps:field("count")) is at least k.
+function M.fraction_at_least(field, k)
+  local hit, tissue = 0, 0
+  for _, c in ipairs(field) do
+    if c == c then tissue = tissue + 1; if c >= k then hit = hit + 1 end end
+  end
+  return tissue > 0 and hit / tissue or 0
+end
+
 --- Conduction velocity (mm/ms) between two probed cells of one probe:
 --- distance between the cell centres over the difference of activation times.
 --- probe: a cardiac.probe; mesh: its mesh; cells: {{i,j,k}, {i,j,k}} as probed;

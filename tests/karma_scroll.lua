@@ -16,7 +16,7 @@
 --    step 3,200 and the S2 wave does not return.
 -- Step counts for the full plane (256 x 256): protocols/repro_thesis_spiral.lua
 -- with shape "sheet" (docs/reproductions.md).
-local checks = require "checks"
+local checks, measure = require "checks", require "measure"
 local check = checks.check
 cardiac.quiet = true
 local X0, NX, NZ, h = 88, 80, 128, 0.5
@@ -36,16 +36,10 @@ local function run(m)
     return k > 60 and k < 100 and i >= 117 and i <= 137
   end))
   sim:step(2500)
-  local d, ups = probe:data(), {}
-  for q = 2, #d.t do
-    if d.U[1][q - 1] < 1 and d.U[1][q] >= 1 then ups[#ups + 1] = d.t[q] end
-  end
-  local again, tissue = 0, 0
-  for _, c in ipairs(maps:field("count")) do
-    if c == c then tissue = tissue + 1; if c >= 3 then again = again + 1 end end
-  end
+  local d = probe:data()
+  local ups, again = measure.crossings(d.t, d.U[1], 1), measure.fraction_at_least(maps:field("count"), 3)
   sim:close()
-  return ups, again / tissue, D
+  return ups, again, D
 end
 
 local ups, again, D = run(cardiac.model("karma"))
