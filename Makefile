@@ -13,6 +13,7 @@ test: build
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
+	@echo "cardiac: built $(BUILD)/cardiac with the $$(cat $(BUILD)/backends.txt) backend(s); next: make run, make test, or $(BUILD)/cardiac"
 
 deps:
 	@./scripts/install-deps.sh $(PACKAGES)

@@ -1,12 +1,16 @@
-/* GPU entry points of a build without the CUDA backend (nvcc was not found). */
+/* GPU entry points of a build without the CUDA backend (CMakeLists.txt says
+ * when it is built). */
 #include <stdio.h>
 #include "gpu.h"
+#include "version.h"
 
 const struct backend_ops *backend_cuda_ops(void) { return NULL; }
 
 int cuda_device_count(char *why, size_t len)
 {
-    if (why) snprintf(why, len, "this build has no CUDA backend (nvcc was not found when it was configured)");
+    if (why)
+        snprintf(why, len, "this build has no CUDA backend (%s); rebuild with "
+                 "make CMAKE_FLAGS=-DCARDIAC_CUDA=ON for it", CARDIAC_CPU_WHY);
     return 0;
 }
 
