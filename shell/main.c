@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bindings.h"
+#include "fpenv.h"
 #include "par.h"
 #include "shell.h"
 #include "version.h"
@@ -185,6 +186,7 @@ static void make_arg_table(lua_State *L, char **argv, int argc, int script)
 
 int main(int argc, char **argv)
 {
+    fpenv_flush_denormals();   /* before any thread starts: they inherit it */
     if (par_init(&argc, &argv) != 0) return 1;
     /* SPMD: every rank runs the script; what it prints comes from rank 0 */
     if (par_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
