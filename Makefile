@@ -1,9 +1,10 @@
 # Quick start wrapper: `make run` and `make test` install what is missing, build, and run.
 BUILD ?= build
+PREFIX ?= /usr/local
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools gnuplot-nox
 
-.PHONY: run test build deps clean bench perf-doc reproduce device-bundle
+.PHONY: run test build deps clean bench perf-doc reproduce device-bundle install
 run: build
 	$(BUILD)/cardiac protocols/quickstart.lua
 
@@ -14,6 +15,13 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	@echo "cardiac: built $(BUILD)/cardiac with the $$(cat $(BUILD)/backends.txt) backend(s); next: make run, make test, or $(BUILD)/cardiac"
+
+# The executable, the Lua library, protocols and docs under PREFIX
+# (bin/cardiac, share/cardiac/, share/doc/cardiac/); cardiac then runs from
+# any folder.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	@echo "cardiac: installed $(PREFIX)/bin/cardiac; protocols in $(PREFIX)/share/cardiac/protocols"
 
 deps:
 	@./scripts/install-deps.sh $(PACKAGES)

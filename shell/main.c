@@ -93,7 +93,10 @@ static void usage(FILE *f)
 
 static void set_paths(lua_State *L)
 {
-    /* scripts/ of the source tree and next to the executable, then CARDIAC_PATH */
+    /* The Lua library (scripts/): CARDIAC_PATH first, then where it lies
+     * relative to the executable (installed: <prefix>/bin/cardiac with
+     * <prefix>/share/cardiac/scripts; built: a build folder beside scripts/),
+     * then the source tree it was built from (a build folder elsewhere). */
     char exe[4096] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -104,9 +107,8 @@ static void set_paths(lua_State *L)
     lua_getglobal(L, "package");
     const char *extra = getenv("CARDIAC_PATH");
     lua_getfield(L, -1, "path");
-    lua_pushfstring(L, "%s%s%s/scripts/?.lua;%s/scripts/?/init.lua;%s/../scripts/?.lua;%s/../share/cardiac/scripts/?.lua;%s",
-                    extra ? extra : "", extra ? ";" : "", CARDIAC_SOURCE_DIR, CARDIAC_SOURCE_DIR, exe, exe,
-                    lua_tostring(L, -1));
+    lua_pushfstring(L, "%s%s%s/../share/cardiac/scripts/?.lua;%s/../scripts/?.lua;%s/scripts/?.lua;%s",
+                    extra ? extra : "", extra ? ";" : "", exe, exe, CARDIAC_SOURCE_DIR, lua_tostring(L, -1));
     lua_setfield(L, -3, "path");
     lua_pop(L, 2);
 }
