@@ -2,6 +2,7 @@
  *   cardiac                  interactive shell (REPL)
  *   cardiac script.lua a b   runs a script with arg = {[0] = "script.lua", "a", "b"}
  *   cardiac -e CODE          runs CODE;  -i: REPL after the script;  --version, --help */
+#include <errno.h>
 #include <lauxlib.h>
 #include <lualib.h>
 #include <signal.h>
@@ -126,22 +127,26 @@ static int run_script(lua_State *L, const char *path, char **argv, int argc, int
     /* under MPI rank 0 reads the script (a file or standard input, which only
        rank 0 receives) and broadcasts it */
     int ok = 1;
+    char why[256] = "";
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     if (par_rank() == 0) {
         FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+        if (!f) snprintf(why, sizeof why, "%s", strerror(errno));
         if (f) {
             char buf[4096];
             size_t n;
             while ((n = fread(buf, 1, sizeof buf, f)) > 0) luaL_addlstring(&b, buf, n);
+            /* a folder opens, but reads fail (EISDIR): not a script */
+            if (ferror(f)) { snprintf(why, sizeof why, "%s", strerror(errno)); ok = 0; }
             if (f != stdin) fclose(f);
         }
-        ok = f != NULL;
+        ok = ok && f != NULL;
     }
     luaL_pushresult(&b);
     par_bcast(&ok, sizeof ok);
     if (!ok) {
-        if (par_rank() == 0) fprintf(stderr, "%s: cannot open %s\n", progname, path);
+        if (par_rank() == 0) fprintf(stderr, "%s: cannot read %s: %s\n", progname, path, why);
         return LUA_ERRFILE;
     }
     if (par_size() > 1) {
