@@ -1,5 +1,5 @@
 /* Checkpoint files (core/checkpoint.h). Layout: root attributes program,
- * kind = "cardiac checkpoint", model, precision, cells_xyz, dt_ms, t0_ms,
+ * kind = "cardiac checkpoint", model, precision, cells_xyz, dx_mm, dt_ms, t0_ms,
  * steps (the step count) and time_ms; /mesh/mask; /state/<var>[z][y][x] in
  * the state's precision; /model with the parameters (for the record);
  * /params: attribute names (the model's parameter names, comma-separated),
@@ -9,6 +9,7 @@
  * /dyads (core/checkpoint_dyads.h). */
 #include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static void write_header(hid_t f, const sim *s)
     h5_attr_str(f, "backend", s->be->name);
     double n[3] = {s->g.n[0], s->g.n[1], s->g.n[2]}, t = sim_time(s), steps = (double)s->nstep;
     h5_attr_doubles(f, "cells_xyz", n, 3);
+    h5_attr_doubles(f, "dx_mm", s->g.h, 3);
     h5_attr_doubles(f, "dt_ms", &s->dt, 1);
     h5_attr_doubles(f, "t0_ms", &s->t0, 1);
     h5_attr_doubles(f, "steps", &steps, 1);
@@ -193,8 +195,11 @@ static int read_array(hid_t f, const char *name, hid_t type, const grid *g, void
     return ok ? 0 : -1;
 }
 
-/* The file's header against the simulation; fills dt, t0, steps, time. */
-static int check_header(hid_t f, const sim *s, const char *path, double hdr[4], char *err, size_t errlen)
+/* The file's header against the simulation; fills dt, t0, steps, time. A
+ * file of another dt is refused unless convert_dt (its time then continues
+ * from step 0 with the simulation's dt). */
+static int check_header(hid_t f, const sim *s, const char *path, int convert_dt, double hdr[4], char *err,
+                        size_t errlen)
 {
     char kind[64], model[64];
     double n[3];
@@ -219,15 +224,35 @@ static int check_header(hid_t f, const sim *s, const char *path, double hdr[4], 
                  n[2], s->g.n[0], s->g.n[1], s->g.n[2]);
         return -1;
     }
+    double h[3];   /* files written before 2026-11-25 do not say */
+    if (read_attr_doubles(f, "dx_mm", h, 3) == 0)
+        for (int a = 0; a < s->g.dim; a++)
+            if (fabs(h[a] - s->g.h[a]) > 1e-12 * s->g.h[a]) {
+                char theirs[96] = "", ours[96] = "";
+                for (int b = 0; b < s->g.dim; b++) {
+                    snprintf(theirs + strlen(theirs), sizeof theirs - strlen(theirs), "%s%g", b ? " x " : "", h[b]);
+                    snprintf(ours + strlen(ours), sizeof ours - strlen(ours), "%s%g", b ? " x " : "", s->g.h[b]);
+                }
+                snprintf(err, errlen, "checkpoint '%s' is of a mesh of %s mm cells; this simulation's are %s mm", path,
+                         theirs, ours);
+                return -1;
+            }
+    if (hdr[0] != s->dt && !convert_dt) {
+        snprintf(err, errlen, "checkpoint '%s' was written at dt = %g ms and this simulation steps dt = %g ms: pass "
+                 "{convert_dt = true} to continue its time (%g ms) with this dt from step 0", path, hdr[0], s->dt,
+                 hdr[3]);
+        return -1;
+    }
     return 0;
 }
 
 /* Reads and checks everything into freshly allocated whole-grid fields. */
-static int read_file(const sim *s, const char *path, void **fields, double hdr[4], char *err, size_t errlen)
+static int read_file(const sim *s, const char *path, int convert_dt, void **fields, double hdr[4], char *err,
+                     size_t errlen)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) { snprintf(err, errlen, "cannot open checkpoint file '%s'", path); return -1; }
-    int rc = check_header(f, s, path, hdr, err, errlen);
+    int rc = check_header(f, s, path, convert_dt, hdr, err, errlen);
     unsigned char *mask = rc ? NULL : malloc(s->g.ncells);
     if (!rc && (!mask || read_array(f, "mesh/mask", H5T_NATIVE_UINT8, &s->g, mask) != 0)) {
         snprintf(err, errlen, "checkpoint '%s': cannot read its mesh mask", path);
@@ -300,7 +325,7 @@ static int read_params(const sim *s, const char *path, saved_params *p, char *er
     return rc;
 }
 
-int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errlen)
+int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *err, size_t errlen)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (sim_sync(s, err, errlen) != 0) return -1;
@@ -308,7 +333,7 @@ int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errl
     double hdr[4];
     saved_params sp = {0};
     err[0] = 0;
-    int rc = read_file(s, path, fields, hdr, err, errlen);   /* every rank reads the file */
+    int rc = read_file(s, path, convert_dt, fields, hdr, err, errlen);   /* every rank reads the file */
     if (rc == 0 && params) rc = read_params(s, path, &sp, err, errlen);
     int any = rc != 0;
     par_max_ints(&any, 1);

@@ -17,13 +17,14 @@ extern "C" {
 int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t errlen);
 
 /* Replaces the state, time and step count of s by the file's, after checking
- * that it holds the same model on the same mesh. With the same dt the step
- * count continues (t0 and nsteps as saved, so stimuli switch at the same
- * steps); with another dt the time continues from step 0. With params, the
+ * that it holds the same model on the same mesh (cells and spacing). With the
+ * same dt the step count continues (t0 and nsteps as saved, so stimuli switch
+ * at the same steps); a file of another dt is refused, unless convert_dt:
+ * then its time continues from step 0 with s's dt. With params, the
  * model's parameters, regional ones included, become the file's too
  * (otherwise they stay the script's). Trackers restart and probes sample
  * again from the restored time. Collective under MPI. */
-int checkpoint_load(sim *s, const char *path, int params, char *err, size_t errlen);
+int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

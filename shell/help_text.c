@@ -198,8 +198,10 @@ const help_entry help_entries[] = {
 {"simulation:checkpoint", "sim:checkpoint(file, {overwrite = false}) -> file: saves the whole state (each variable in its\n"
 "  own precision), time and step count in HDF5. A simulation made by the same script continues\n"
 "  from it bit for bit (sim:restore). Written under a temporary name, then renamed."},
-{"simulation:restore", "sim:restore(file [, {params = false}]) -> t: replaces the state, time and step count by a\n"
-"  checkpoint's, after checking model, mesh and tissue. Stimuli, D and parameters are the\n"
+{"simulation:restore", "sim:restore(file [, {params = false, convert_dt = false}]) -> t: replaces the state, time\n"
+"  and step count by a checkpoint's, after checking model, mesh (cells and spacing) and tissue.\n"
+"  A checkpoint of another dt is refused; with convert_dt = true its time continues with this\n"
+"  simulation's dt from step 0. Stimuli, D and parameters are the\n"
 "  script's; with params = true the parameters, regional ones included, become the checkpoint's\n"
 "  (to resume a run whose script changed them along the way). Activation maps restart; probes\n"
 "  sample again from the restored time."},

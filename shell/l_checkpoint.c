@@ -23,10 +23,10 @@ int sim_checkpoint(lua_State *L)
     return 1;
 }
 
-/* sim:restore(file, {params = false}) -> the restored time, ms */
+/* sim:restore(file, {params = false, convert_dt = false}) -> the restored time, ms */
 int sim_restore(lua_State *L)
 {
-    static const char *const keys[] = {"params", NULL};
+    static const char *const keys[] = {"params", "convert_dt", NULL};
     const char *fn = "simulation:restore";
     sim *s = check_sim(L, 1);
     const char *path = luaL_checkstring(L, 2);
@@ -34,7 +34,8 @@ int sim_restore(lua_State *L)
     args_table(L, 3, fn);
     args_known_keys(L, 3, fn, keys);
     char err[512];
-    if (checkpoint_load(s, path, args_boolean(L, 3, fn, "params", 0), err, sizeof err) != 0)
+    if (checkpoint_load(s, path, args_boolean(L, 3, fn, "params", 0), args_boolean(L, 3, fn, "convert_dt", 0), err,
+                        sizeof err) != 0)
         cardiac_error(L, "%s: %s", fn, err);
     lua_pushnumber(L, sim_time(s));
     return 1;

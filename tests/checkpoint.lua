@@ -118,6 +118,21 @@ local holed = cardiac.simulation{mesh = cardiac.mesh{size = {12, 8}, dx = 0.2,
   tissue = function(x, y) return x > 1 end}, model = "aliev_panfilov", dt = 0.02, D = 0.1}
 holed:checkpoint(file, {overwrite = true})
 fails(function() before:restore(file) end, "other tissue cells", "another tissue mask")
+-- the same cells of another size (the file stores dx since 2026-11-25)
+local coarse = make{mesh = cardiac.mesh{n = {60, 40}, dx = 0.25}}
+coarse:checkpoint(file, {overwrite = true})
+fails(function() before:restore(file) end, "mesh of 0.25 x 0.25 mm cells", "cells of another size")
+-- another dt: refused, or converted when asked (the time goes on, the steps start again)
+local fine = make{dt = 0.01}
+fine:step(250)
+fine:checkpoint(file, {overwrite = true})
+fails(function() before:restore(file) end, "written at dt = 0.01 ms and this simulation steps dt = 0.02 ms",
+      "another dt")
+local conv = make{}
+local tc = conv:restore(file, {convert_dt = true})
+check(math.abs(tc - 2.5) < 1e-12 and conv.steps == 0 and math.abs(conv.t - 2.5) < 1e-12,
+      "convert_dt = true: the checkpoint's t = 2.5 ms continues with dt 0.02 from step 0 (t %g, step %d)", conv.t,
+      conv.steps)
 check(before.t == t0, "refused restores leave the simulation at t = %.2f ms", before.t)
 
 checks.finish()
