@@ -354,6 +354,7 @@ int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *
     }
     if (hdr[0] == s->dt) { s->t0 = hdr[1]; s->nstep = (long)hdr[2]; }
     else { s->t0 = hdr[3]; s->nstep = 0; }
+    s->run_rest = 0;
     s->bad_cell = s->bad_gcell = -1;
     for (size_t q = 0; q < s->nprobes; q++) s->probes[q]->last_step = -1;
     for (size_t q = 0; q < s->ntrackers; q++)

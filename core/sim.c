@@ -679,3 +679,11 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
     if (prog) prog(ctx, s, s->nstep - start, nsteps, 1);
     return rc;
 }
+
+long sim_steps_for(sim *s, double ms)
+{
+    const double want = ms + s->run_rest;
+    const long n = (long)floor(want / s->dt + 0.5);
+    s->run_rest = want - n * s->dt;
+    return n < 0 ? 0 : n;
+}

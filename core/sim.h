@@ -123,6 +123,7 @@ struct sim {
     double dt;
     long nstep;                 /* steps taken; t = t0 + nstep dt */
     double t0;
+    double run_rest;            /* ms that sim_steps_for left over, |run_rest| <= dt/2 */
     stimulus *stims; size_t nstims;
     clamp *clamps; size_t nclamps;   /* core/clamp.h */
     multiscale *ms;             /* calcium release units of multiscale models (core/multiscale.h), or NULL */
@@ -236,6 +237,11 @@ int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of m
 int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank. */
 double sim_time_steps(sim *s, long nsteps);
+/* The steps that advance s by ms (the nearest whole number of steps to what
+ * the calls so far asked for): the remainder is carried to the next call, so
+ * many short runs add up to their sum, and a run shorter than half a step
+ * waits for the next instead of never advancing. */
+long sim_steps_for(sim *s, double ms);
 
 #ifdef __cplusplus
 }

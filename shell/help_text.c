@@ -123,7 +123,8 @@ const help_entry help_entries[] = {
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           restore, benchmark, close."},
-{"simulation:run", "sim:run(ms) -> t: advances by ms (rounded to steps). Ctrl-C stops at the next step; run again to continue."},
+{"simulation:run", "sim:run(ms) -> t: advances by ms: the nearest whole number of steps, the remainder carried to the next\n"
+"  run, so that short runs add up. Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
 {"simulation:at", "sim:at(var, x [, y [, z]]) -> value at the cell containing a point (mm)."},

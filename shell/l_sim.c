@@ -277,7 +277,7 @@ static int sim_run(lua_State *L)
     sim *s = check_sim(L, 1);
     double ms = luaL_checknumber(L, 2);
     if (!(ms >= 0) || !isfinite(ms)) return cardiac_error(L, "simulation:run: duration must be a non-negative number of ms, got %f", ms);
-    return advance(L, s, (long)floor(ms / s->dt + 0.5));
+    return advance(L, s, sim_steps_for(s, ms));
 }
 
 /* ---- reading and writing the state ------------------------------------ */
