@@ -62,7 +62,7 @@ double args_number(lua_State *L, int idx, const char *fn, const char *key, doubl
         cardiac_error(L, "%s: '%s' must be a number, got %s", fn, key, args_typename(L, -1));
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (!isfinite(v)) cardiac_error(L, "%s: '%s' must be finite, got %f", fn, key, v);
+    if (!isfinite(v)) cardiac_error(L, "%s: '%s' must be a finite number, got %s", fn, key, v != v ? "NaN" : "infinity");
     return v;
 }
 
@@ -118,6 +118,7 @@ int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *
     }
     if (lua_type(L, -1) == LUA_TNUMBER) {
         double v = lua_tonumber(L, -1);
+        if (!isfinite(v)) cardiac_error(L, "%s: '%s' must be a finite number, got %s", fn, key, v != v ? "NaN" : "infinity");
         for (int i = 0; i < n; i++) out[i] = v;
         lua_pop(L, 1);
         return 1;
@@ -131,7 +132,8 @@ int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *
         if (lua_rawgeti(L, -1, i) != LUA_TNUMBER)
             cardiac_error(L, "%s: '%s'[%d] must be a number, got %s", fn, key, i, args_typename(L, -1));
         out[i - 1] = lua_tonumber(L, -1);
-        if (!isfinite(out[i - 1])) cardiac_error(L, "%s: '%s'[%d] must be finite", fn, key, i);
+        if (!isfinite(out[i - 1]))
+            cardiac_error(L, "%s: '%s'[%d] must be a finite number, got %s", fn, key, i, out[i - 1] != out[i - 1] ? "NaN" : "infinity");
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

@@ -45,6 +45,8 @@ int sim_ecg(lua_State *L)
             if (!ok && !(lua_isnil(L, -1) && a >= s->g.dim))
                 cardiac_error(L, "%s: electrode %d needs %d coordinates (mm); z may be left out on a sheet", fn, e + 1,
                               s->g.dim);
+            if (ok && !isfinite(el[3 * e + a]))
+                cardiac_error(L, "%s: electrode %d's coordinate %c must be a finite number of mm", fn, e + 1, "xyz"[a]);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);

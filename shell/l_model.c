@@ -19,7 +19,7 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
     const param_info *pi = &d->params[p];
     char names[256];
     model_choice_list(d, p, names, sizeof names);
-    double v;
+    double v = 0;
     if (lua_type(L, vidx) == LUA_TSTRING && names[0]) {
         const param_choice *c = model_find_choice(d, p, lua_tostring(L, vidx));
         if (!c) cardiac_error(L, "%s: parameter '%s' = \"%s\" is not one of %s", fn, name, lua_tostring(L, vidx), names);
@@ -30,9 +30,11 @@ static void set_param(lua_State *L, model_inst *m, const char *name, int vidx, c
     } else {
         v = lua_tonumber(L, vidx);
     }
+    if (!isfinite(v))
+        cardiac_error(L, "%s: parameter '%s' must be a finite number, got %s", fn, name, v != v ? "NaN" : "infinity");
     if (names[0] && !model_choice_name(d, p, v))
         cardiac_error(L, "%s: parameter '%s' = %g is not one of %s", fn, name, v, names);
-    if (!isfinite(v) || v < pi->min || v > pi->max) {
+    if (v < pi->min || v > pi->max) {
         if (pi->max < 1e30)
             cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be in [%g, %g])", fn, name, v, pi->min, pi->max);
         cardiac_error(L, "%s: parameter '%s' = %g is out of range (must be >= %g)", fn, name, v, pi->min);

@@ -276,7 +276,9 @@ static int sim_run(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     double ms = luaL_checknumber(L, 2);
-    if (!(ms >= 0) || !isfinite(ms)) return cardiac_error(L, "simulation:run: duration must be a non-negative number of ms, got %f", ms);
+    if (!(ms >= 0) || !isfinite(ms))
+        return cardiac_error(L, "simulation:run: duration must be a non-negative, finite number of ms, got %s",
+                             ms != ms ? "NaN" : isinf(ms) ? "infinity" : lua_tostring(L, 2));
     return advance(L, s, sim_steps_for(s, ms));
 }
 
@@ -421,8 +423,11 @@ static int sim_set(lua_State *L)
     } else {
         n = resolve_region(L, 4, &s->g, 1, &cells, fn);
     }
-    void *f = state_copy(L, s, v);
     double val = lua_tonumber(L, 3);
+    if (!is_fn && !isfinite(val))
+        return cardiac_error(L, "%s: the value of '%s' must be a finite number, got %s", fn, s->m.def->states[v].name,
+                             val != val ? "NaN" : "infinity");
+    void *f = state_copy(L, s, v);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
             int i, j, k;
@@ -438,6 +443,13 @@ static int sim_set(lua_State *L)
             }
             val = lua_tonumber(L, -1);
             lua_pop(L, 1);
+            if (!isfinite(val)) {
+                free(f); free(cells);
+                return cardiac_error(L, "%s: the value function returned %s for '%s' at (%g, %g, %g) mm; values must be "
+                                     "finite", fn, val != val ? "NaN" : "infinity", s->m.def->states[v].name,
+                                     grid_center(&s->g, 0, i), s->g.dim > 1 ? grid_center(&s->g, 1, j) : 0,
+                                     s->g.dim > 2 ? grid_center(&s->g, 2, k) : 0);
+            }
         }
         state_put(s, f, cells[q], val);
     }

@@ -38,6 +38,10 @@ void read_pulses(lua_State *L, int idx, const char *fn, int duration_required, s
             }
             s->times[q] = lua_tonumber(L, -1);
             lua_pop(L, 1);
+            if (!isfinite(s->times[q])) {
+                free(s->times);
+                cardiac_error(L, "%s: 'times'[%d] must be a finite number of ms", fn, (int)q + 1);
+            }
             if (s->times[q] < 0 || (q && s->times[q] < s->times[q - 1] + s->duration)) {
                 free(s->times);
                 cardiac_error(L, "%s: 'times' must be increasing, non-negative and pulses must not overlap "

@@ -169,5 +169,21 @@ if content == "precious" and sim.t == 0 then pass = pass + 1 else fail = fail + 
 expect_error("png: existing file", function() sim:png(existing) end, "exists")
 os.execute("rm -rf " .. dir)
 
+-- NaN and infinity are refused where they are given, naming the argument (they
+-- used to be taken, and the run then failed at its first step blaming dt)
+local nan, inf = 0 / 0, math.huge
+expect_error("D = NaN", function() cardiac.simulation{mesh = mesh, model = "karma", D = nan} end, "'D'", "NaN")
+expect_error("set_D(NaN)", function() sim:set_D(nan) end, "set_D", "'D'", "NaN")
+expect_error("set a state to NaN", function() sim:set("U", nan) end, "'U'", "finite", "NaN")
+expect_error("set a state to infinity by function", function() sim:set("U", function() return inf end) end, "'U'",
+             "infinity")
+expect_error("stimulus times NaN", function()
+  cardiac.stimulus{region = cardiac.everywhere(), amplitude = 1, duration = 1, times = {nan}} end, "'times'[1]", "finite")
+expect_error("ECG electrode NaN", function() sim:ecg{electrodes = {{nan, 1}}} end, "electrode 1", "finite")
+expect_error("mesh dx = infinity", function() cardiac.mesh{n = {10}, dx = inf} end, "'dx'", "infinity")
+expect_error("parameter NaN", function() sim:set_param("gamma", nan) end, "'gamma'", "NaN")
+expect_error("run(NaN)", function() sim:run(nan) end, "duration", "NaN")
+if sim.t == 0 then pass = pass + 1 else fail = fail + 1; print("FAIL a refused NaN advanced the simulation") end
+
 print(string.format("%d passed, %d failed", pass, fail))
 if fail > 0 then os.exit(1) end
