@@ -31,7 +31,9 @@ const int *h5out_vars(const h5out *o);
 int h5out_nvars(const h5out *o);
 long h5out_every(const h5out *o);
 /* Writes pending probe samples, flushes; the file stays valid. */
-int h5out_flush(h5out *o, struct sim *s);
+/* Writes the probes' new samples and flushes the file; the .xmf sidecar is
+ * rewritten when due, or always with complete (a run stopped or failed). */
+int h5out_flush(h5out *o, struct sim *s, int complete);
 void h5out_close(h5out *o, struct sim *s);
 const char *h5out_path(const h5out *o);
 long h5out_frames(const h5out *o);

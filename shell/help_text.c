@@ -208,7 +208,8 @@ const help_entry help_entries[] = {
 "  sample again from the restored time."},
 {"simulation:output",
 "sim:output{file = \"results/run.h5\", every = steps | interval = ms, vars = {...}, overwrite = false}\n"
-"  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf)\n"
+"  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf; it lists the\n"
+"  frames written so far, current when the output closes, a run stops, and every second during a run)\n"
 "  that ParaView opens. An existing file is an error unless overwrite = true."},
 {"simulation:close_output", "sim:close_output(): finishes the output file."},
 {"simulation:png", "sim:png(file, {var =, min =, max =, z = slice, scale = pixels per cell, overwrite = false})\n"

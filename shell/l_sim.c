@@ -252,7 +252,7 @@ static int advance(lua_State *L, sim *s, long nsteps)
     if (lua_istable(L, -1) && lua_getfield(L, -1, "quiet") != LUA_TNIL && lua_toboolean(L, -1)) pc.tty = 0;
     lua_settop(L, 2);
     int r = sim_advance(s, nsteps, &cardiac_interrupted, progress, &pc, err, sizeof err);
-    if (s->out) h5out_flush(s->out, s);
+    if (s->out) h5out_flush(s->out, s, r != 0);
     if (r == 1) {
         cardiac_interrupted = 0;
         lua_sethook(L, NULL, 0, 0);
