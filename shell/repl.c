@@ -3,6 +3,7 @@
  * and the session goes on. On a terminal it uses readline with a history file
  * (~/.cardiac_history) and tab completion of globals, fields and methods. */
 #include <lauxlib.h>
+#include <signal.h>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <stdio.h>
@@ -107,9 +108,27 @@ static char **complete(const char *text, int start, int end)
 
 /* ---- reading and evaluating ---------------------------------------------- */
 
+/* Ctrl-C at the prompt clears the line and shows a new prompt, as a shell
+ * does (the session and its simulations stay); during evaluation it
+ * interrupts the code (shell_call's handler). The readline calls are those
+ * its manual gives for this, run from the handler as readline programs do. */
+static void on_prompt_sigint(int sig)
+{
+    (void)sig;
+    if (write(STDOUT_FILENO, "\n", 1) < 0) { /* nothing to do */ }
+    rl_on_new_line();
+    rl_replace_line("", 0);
+    rl_redisplay();
+}
+
 static char *read_local_line(const char *prompt)
 {
-    if (tty) return readline(prompt);
+    if (tty) {
+        signal(SIGINT, on_prompt_sigint);
+        char *line = readline(prompt);
+        signal(SIGINT, SIG_DFL);
+        return line;
+    }
     char buf[8192];
     if (!fgets(buf, sizeof buf, stdin)) return NULL;
     size_t n = strlen(buf);
@@ -197,7 +216,10 @@ void shell_repl(lua_State *L)
         rl_attempted_completion_function = complete;
         using_history();
         stifle_history(2000);
-        if (hist) read_history(hist);
+        if (hist) {
+            read_history(hist);
+            if (access(hist, F_OK) != 0) write_history(hist);   /* append_history needs the file */
+        }
         printf("%s  --  help() for the API, Ctrl-D to leave\n", LUA_COPYRIGHT);
         lua_getglobal(L, "cardiac");
         lua_getfield(L, -1, "version");
@@ -209,7 +231,10 @@ void shell_repl(lua_State *L)
         int base = lua_gettop(L);
         char *chunk;
         int status = load_input(L, line, &chunk);
-        if (tty && *chunk) add_history(chunk);
+        if (tty && *chunk) {
+            add_history(chunk);
+            if (hist) append_history(1, hist);   /* kept even if the session is killed */
+        }
         free(chunk);
         if (status == LUA_OK) status = shell_call(L, 0, LUA_MULTRET);
         if (status == LUA_OK) print_results(L, base);
@@ -219,7 +244,7 @@ void shell_repl(lua_State *L)
     }
     if (tty) {
         putchar('\n');
-        if (hist) write_history(hist);
+        if (hist) write_history(hist);   /* the last 2,000 lines (stifle_history) */
     }
     free(hist);
 }
