@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "halo.h"
+#include "threads.h"
 #include "sim.h"
 #include "tips.h"
 
@@ -235,7 +236,7 @@ static void cpu_track(sim *s, tracker *t, float tp, float tnow)
 {
     cpu_data *cd = s->bd;
     const long n = (long)s->lg.ncells;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(cpu_loop_threads((double)n))
     for (long c = 0; c < n; c++)
         track_cell(t->a, (size_t)c, (float)value_at(s, cd, t->var, (size_t)c), tp, tnow, t->threshold, t->fraction);
 }

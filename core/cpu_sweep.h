@@ -34,10 +34,12 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
     const model_def *d = s->m.def;
     const real *V = var[d->vindex];
     long bad = LONG_MAX;
+    const int nt = cpu_loop_threads((double)(s->own_hi[0] - s->own_lo[0]) * (s->own_hi[1] - s->own_lo[1]) *
+                                    (s->own_hi[2] - s->own_lo[2]) * d->nstate);
 
     if (bm) {
         const long nstore = (long)block_map_cells(bm);
-        #pragma omp parallel for schedule(static) reduction(min:bad)
+        #pragma omp parallel for schedule(static) reduction(min:bad) num_threads(nt)
         for (long q = 0; q < nstore; q++) {
             st_cell x = {bm, 0, (size_t)q, {0, 0, 0}, {0, 0, 0}};
             int in_box = block_position(bm, x.q, x.lpos, x.pos);
@@ -51,7 +53,7 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
         }
         return bad;
     }
-    #pragma omp parallel for collapse(2) schedule(static) reduction(min:bad)
+    #pragma omp parallel for collapse(2) schedule(static) reduction(min:bad) num_threads(nt)
     for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
         for (int j = s->own_lo[1]; j < s->own_hi[1]; j++)
             for (int i = s->own_lo[0]; i < s->own_hi[0]; i++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dyad_rng.h"
+#include "threads.h"
 #include "sim.h"
 #include "instances.h"
 

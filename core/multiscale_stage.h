@@ -62,7 +62,7 @@ static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const rea
 static void R(ms_stage)(sim *s, multiscale *ms, real *const *var, const real *ptab, long step)
 {
     const long nc = (long)ms->ncells;
-    #pragma omp parallel for schedule(dynamic, 1)
+    #pragma omp parallel for schedule(dynamic, 1) num_threads(cpu_loop_threads((double)nc * ms->n * MS_NVAR))
     for (long k = 0; k < nc; k++) R(ms_cell)(s, ms, var, ptab, step, (size_t)k);
     const int diffused[3] = {MS_CASS, MS_CACYT, MS_CANSR};
     for (int q = 0; q < 3; q++) {

@@ -29,7 +29,7 @@ expect() {
 expect "2"
 expect "42"
 expect "line	2"
-expect "duration must be a non-negative number"
+expect "duration must be a non-negative, finite number"
 expect "'n'[1] must be a number"
 expect "20"
 expect "sim:run(ms) -> t"
