@@ -70,7 +70,7 @@ static int write_params(hid_t f, const sim *s, const unsigned char *label)
     int rc = d < 0 || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, sets) < 0 ? -1 : 0;
     if (d >= 0) H5Dclose(d);
     H5Sclose(sp);
-    if (rc == 0 && n > 1) rc = h5_write_grid_array(g, "label", H5T_NATIVE_UINT8, &s->g, label);
+    if (rc == 0 && n > 1) rc = h5_write_grid_array_checked(g, "label", H5T_NATIVE_UINT8, &s->g, label);
     H5Gclose(g);
     free(sets);
     return rc;
@@ -87,11 +87,11 @@ static int write_file(sim *s, const char *tmp, void *const *fields, const unsign
     }
     write_header(f, s);
     hid_t gm = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = h5_write_grid_array(gm, "mask", H5T_NATIVE_UINT8, &s->g, s->g.mask);
+    int rc = h5_write_grid_array_checked(gm, "mask", H5T_NATIVE_UINT8, &s->g, s->g.mask);
     H5Gclose(gm);
     hid_t gs = H5Gcreate2(f, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     for (int v = 0; v < s->m.def->nstate && rc == 0; v++)
-        rc = h5_write_grid_array(gs, s->m.def->states[v].name, native_type(s), &s->g, fields[v]);
+        rc = h5_write_grid_array_checked(gs, s->m.def->states[v].name, native_type(s), &s->g, fields[v]);
     H5Gclose(gs);
     if (rc == 0) rc = write_params(f, s, label);
     if (rc == 0 && s->ms) rc = checkpoint_create_dyads(f, s);
@@ -251,7 +251,15 @@ static int read_file(const sim *s, const char *path, int convert_dt, void **fiel
                      size_t errlen)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) { snprintf(err, errlen, "cannot open checkpoint file '%s'", path); return -1; }
+    if (f < 0) {
+        struct stat st;
+        if (stat(path, &st) != 0)
+            snprintf(err, errlen, "cannot open checkpoint file '%s': %s", path, strerror(errno));
+        else
+            snprintf(err, errlen, "checkpoint file '%s' (%lld bytes) is not a readable HDF5 file: truncated or damaged",
+                     path, (long long)st.st_size);
+        return -1;
+    }
     int rc = check_header(f, s, path, convert_dt, hdr, err, errlen);
     unsigned char *mask = rc ? NULL : malloc(s->g.ncells);
     if (!rc && (!mask || read_array(f, "mesh/mask", H5T_NATIVE_UINT8, &s->g, mask) != 0)) {
@@ -268,7 +276,18 @@ static int read_file(const sim *s, const char *path, int convert_dt, void **fiel
         snprintf(name, sizeof name, "state/%s", s->m.def->states[v].name);
         fields[v] = malloc(s->g.ncells * sim_state_size(s));
         if (!fields[v] || read_array(f, name, native_type(s), &s->g, fields[v]) != 0) {
-            snprintf(err, errlen, "checkpoint '%s': cannot read state variable '%s'", path, s->m.def->states[v].name);
+            snprintf(err, errlen, "checkpoint '%s': cannot read state variable '%s' (damaged: its checksum or size "
+                     "does not match)", path, s->m.def->states[v].name);
+            rc = -1;
+        }
+        /* a state that is not finite would stop the run at its first step: refuse it here */
+        for (size_t c = 0; c < s->g.ncells && !rc; c++) {
+            const double x = s->fp64 ? ((const double *)fields[v])[c] : ((const float *)fields[v])[c];
+            if (!s->g.mask[c] || isfinite(x)) continue;
+            int i, j, k;
+            grid_ijk(&s->g, c, &i, &j, &k);
+            snprintf(err, errlen, "checkpoint '%s' holds %s in state variable '%s' at cell (%d, %d, %d)", path,
+                     x != x ? "NaN" : "infinity", s->m.def->states[v].name, i + 1, j + 1, k + 1);
             rc = -1;
         }
     }

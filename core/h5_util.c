@@ -58,9 +58,31 @@ void h5_write_model(hid_t f, const struct sim *s)
 
 int h5_write_grid_array(hid_t loc, const char *name, hid_t type, const grid *g, const void *data)
 {
+    return h5_write_grid_array_pl(loc, name, type, g, data, H5P_DEFAULT);
+}
+
+int h5_write_grid_array_checked(hid_t loc, const char *name, hid_t type, const grid *g, const void *data)
+{
+    /* Fletcher32 works on chunks: planes of z, a few of them where planes are small */
+    hsize_t chunk[3] = {1, (hsize_t)g->n[1], (hsize_t)g->n[0]};
+    const hsize_t plane = chunk[1] * chunk[2];
+    if (plane < (1u << 16)) {
+        const hsize_t planes = (1u << 16) / plane;
+        chunk[0] = (hsize_t)g->n[2] < planes ? (hsize_t)g->n[2] : planes;
+    }
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, 3, chunk);
+    H5Pset_fletcher32(pl);
+    int rc = h5_write_grid_array_pl(loc, name, type, g, data, pl);
+    H5Pclose(pl);
+    return rc;
+}
+
+int h5_write_grid_array_pl(hid_t loc, const char *name, hid_t type, const grid *g, const void *data, hid_t dcpl)
+{
     hsize_t dims[3] = {(hsize_t)g->n[2], (hsize_t)g->n[1], (hsize_t)g->n[0]};
     hid_t sp = H5Screate_simple(3, dims, NULL);
-    hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     herr_t e = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
     if (d >= 0) H5Dclose(d);
     H5Sclose(sp);

@@ -133,6 +133,26 @@ local tc = conv:restore(file, {convert_dt = true})
 check(math.abs(tc - 2.5) < 1e-12 and conv.steps == 0 and math.abs(conv.t - 2.5) < 1e-12,
       "convert_dt = true: the checkpoint's t = 2.5 ms continues with dt 0.02 from step 0 (t %g, step %d)", conv.t,
       conv.steps)
+-- damaged files: a changed byte fails the state's checksum, a truncated file
+-- says so, and a state that is not finite (a run stopped by Inf, then saved)
+-- is refused before anything changes
+do
+  local marked = make{}
+  marked:set("V", 12.345)
+  marked:checkpoint(file, {overwrite = true})
+  local fh = assert(io.open(file, "rb")); local data = fh:read("a"); fh:close()
+  local at = assert(data:find(string.pack("<f", 12.345), 1, true), "the state's bytes are in the file")
+  local damaged = "results/test_checkpoint_damaged.h5"
+  fh = assert(io.open(damaged, "wb")); fh:write(data:sub(1, at - 1), string.pack("<f", 12.346), data:sub(at + 4)); fh:close()
+  fails(function() before:restore(damaged) end, "checksum", "one value changed in the file")
+  fh = assert(io.open(damaged, "wb")); fh:write(data:sub(1, #data // 2)); fh:close()
+  fails(function() before:restore(damaged) end, "truncated or damaged", "a truncated file")
+  local boom = make{amp = 1e38}
+  pcall(boom.run, boom, 5)
+  boom:checkpoint(damaged, {overwrite = true})
+  fails(function() before:restore(damaged) end, "holds infinity in state variable", "a state that is not finite")
+  os.remove(damaged)
+end
 check(before.t == t0, "refused restores leave the simulation at t = %.2f ms", before.t)
 
 checks.finish()
