@@ -17,7 +17,7 @@
 #include "checkpoint.h"
 #include "checkpoint_dyads.h"
 #include "h5_util.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "par.h"
 #include "param_sets.h"
 #include "version.h"
@@ -104,18 +104,7 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     int rc = 0;
-    struct stat st;
-    if (par_rank() == 0) {
-        if (open_outputs_holds(path, "checkpoint", err, errlen)) {
-            rc = -1;
-        } else if (!overwrite && stat(path, &st) == 0) {
-            snprintf(err, errlen, "checkpoint file '%s' exists; pass overwrite = true to replace it", path);
-            rc = -1;
-        } else if (h5_make_parent_dirs(path) != 0) {
-            snprintf(err, errlen, "cannot create the folder of checkpoint '%s': %s", path, strerror(errno));
-            rc = -1;
-        }
-    }
+    if (par_rank() == 0) rc = output_path_ready(path, NULL, overwrite, "checkpoint file", err, errlen);
     par_bcast(&rc, sizeof rc);
     if (rc) { par_bcast(err, errlen); return -1; }
     if (sim_sync(s, err, errlen) != 0) return -1;

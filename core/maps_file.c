@@ -6,21 +6,13 @@
 #include <sys/stat.h>
 #include "h5_util.h"
 #include "maps_file.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "version.h"
-
-/* The XDMF sidecar of path: its extension replaced by .xmf. */
-static void sidecar(const char *path, char *xmf, size_t len)
-{
-    snprintf(xmf, len - 4, "%s", path);
-    char *dot = strrchr(xmf, '.');
-    if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf"); else strcat(xmf, ".xmf");
-}
 
 static void write_xdmf(const char *path, const grid *g, const map_field *maps, int n)
 {
     char xmf[4200];
-    sidecar(path, xmf, sizeof xmf);
+    output_sidecar(path, xmf, sizeof xmf);
     FILE *x = fopen(xmf, "w");
     if (!x) return;
     const char *base = strrchr(path, '/');
@@ -45,19 +37,9 @@ int maps_write(const char *path, const grid *g, const map_field *maps, int n, co
                char *err, size_t errlen)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    struct stat st;
     char xmf[4200];
-    sidecar(path, xmf, sizeof xmf);
-    if (open_outputs_holds(path, "maps file", err, errlen) || open_outputs_holds(xmf, "maps file's sidecar", err, errlen))
-        return -1;
-    if (!overwrite && stat(path, &st) == 0) {
-        snprintf(err, errlen, "file '%s' exists; pass overwrite = true to replace it", path);
-        return -1;
-    }
-    if (h5_make_parent_dirs(path) != 0) {
-        snprintf(err, errlen, "cannot create the folder of '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    output_sidecar(path, xmf, sizeof xmf);
+    if (output_path_ready(path, xmf, overwrite, "maps file", err, errlen) != 0) return -1;
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) { snprintf(err, errlen, "cannot create '%s'", path); return -1; }
     h5_attr_str(f, "program", "cardiac " CARDIAC_VERSION);

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "h5_util.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "output.h"
 #include "par.h"
 #include "sim.h"
@@ -140,16 +140,9 @@ static int prepare_path(const h5out_config *cfg, char *err, size_t errlen)
 {
     int rc = 0;
     if (writer()) {
-        struct stat st;
-        if (open_outputs_holds(cfg->path, "output file", err, errlen)) {
-            rc = -1;
-        } else if (stat(cfg->path, &st) == 0 && !cfg->overwrite) {
-            snprintf(err, errlen, "output file '%s' exists; pass overwrite = true to replace it", cfg->path);
-            rc = -1;
-        } else if (h5_make_parent_dirs(cfg->path) != 0) {
-            snprintf(err, errlen, "cannot create the folder of output file '%s': %s", cfg->path, strerror(errno));
-            rc = -1;
-        }
+        char xmf[4200];
+        output_sidecar(cfg->path, xmf, sizeof xmf);
+        rc = output_path_ready(cfg->path, xmf, cfg->overwrite, "output file", err, errlen);
     }
     par_bcast(&rc, sizeof rc);
     if (rc) par_bcast(err, errlen);
@@ -175,11 +168,9 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     o->path = strdup(cfg->path);
     size_t pl = strlen(cfg->path);
     o->xmf = malloc(pl + 8);
-    strcpy(o->xmf, cfg->path);
-    char *dot = strrchr(o->xmf, '.');
-    if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf"); else strcat(o->xmf, ".xmf");
-    open_outputs_add(o->path);
-    open_outputs_add(o->xmf);
+    output_sidecar(cfg->path, o->xmf, pl + 8);
+    output_path_hold(o->path);
+    output_path_hold(o->xmf);
     memcpy(o->vars, cfg->vars, cfg->nvars * sizeof(int));
     o->nvars = cfg->nvars;
     o->every = cfg->every;
@@ -364,8 +355,8 @@ void h5out_close(h5out *o, sim *s)
     H5Dclose(o->sset);
     H5Pclose(o->dxpl);
     H5Fclose(o->file);
-    open_outputs_remove(o->path);
-    open_outputs_remove(o->xmf);
+    output_path_release(o->path);
+    output_path_release(o->xmf);
     free(o->path); free(o->xmf); free(o->times);
     free(o);
     if (s->out == o) s->out = NULL;

@@ -67,5 +67,5 @@ for _, r in ipairs(rows) do
         r.cells, r.ms, r.cell_steps, r.dyad_steps / 1e9, r.gbs, 100 * r.copy_fraction, r.words / 1e9))
 end
 require("tables").csv(csv_path, rows, {"case", "backend", "precision", "cells", "ms_per_step", "cell_steps_per_s",
-                      "dyad_steps_per_s", "GB_per_s", "copy_fraction", "rng_words_per_s", "gpu", "date"})
+                      "dyad_steps_per_s", "GB_per_s", "copy_fraction", "rng_words_per_s", "gpu", "date"}, {overwrite = true})
 print("wrote " .. csv_path)

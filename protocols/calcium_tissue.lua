@@ -70,6 +70,7 @@ local dt = tonumber(o.dt) or (dx < 0.5 and 0.025 or 0.05)
 local xy = tonumber(o.xy)
 cardiac.quiet = true
 local function plot(path, rows, opts)
+  opts.overwrite = true
   local ok, err = pcall(tables.plot, path, rows, opts)
   print(ok and ("wrote " .. path) or ("no figure: " .. tostring(err)))
 end
@@ -143,7 +144,7 @@ if what == "cv" then
   end
   for _, r in ipairs(rows) do r.dx, r.dt, r.D, r.reading, r.initial = dx, dt, tonumber(o.D), o.reading, o.initial end
   tables.csv(o.out .. "/cv.csv", rows, {"dyads", "dx", "dt", "D", "reading", "initial", "t1", "t2", "cv", "cells",
-                                        "seconds", "backend"})
+                                        "seconds", "backend"}, {overwrite = true})
   cv_figure(rows)
 elseif what == "dz" then
   local rows = {}
@@ -198,13 +199,13 @@ elseif what == "ryr" then
       for i = 1, #d.t do trace[i] = {t = d.t[i], V = d.V[1][i], cai = d.cai[1][i] * 1e3, cajsr = d.cajsr[1][i],
                                     ryr_open = d.ryr_open[1][i]} end
       local base = ("%s/ryr_%s_%d"):format(o.out, mode, n)
-      tables.csv(base .. ".csv", trace, {"t", "V", "cai", "cajsr", "ryr_open"})
+      tables.csv(base .. ".csv", trace, {"t", "V", "cai", "cajsr", "ryr_open"}, {overwrite = true})
       traces[#traces + 1] = {label = ("%s %d"):format(mode, n), rows = trace}
     end
   end
   ryr_figures(traces)
   tables.csv(o.out .. "/ryr.csv", rows, {"mode", "dyads", "g_k1", "reading", "initial", "centre_up", "corner_up", "far_up", "vmax", "ca_min",
-             "ca_max", "jsr_min", "cells", "seconds", "backend"})
+             "ca_max", "jsr_min", "cells", "seconds", "backend"}, {overwrite = true})
 elseif what == "plot" then
   local function read(name)
     local rows = tables.read_csv(o.out .. "/" .. name)

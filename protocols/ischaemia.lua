@@ -48,4 +48,4 @@ end
 local cols = {"ko", "v_rest_zone", "cv_before", "cv_zone", "cv_after", "cross_ms", "reached"}
 print("[K+]o in mM, V in mV, CV in mm/ms, time to cross the 4 mm band in ms")
 print(tables.format(rows, cols))
-print("wrote " .. tables.csv("results/ischaemia.csv", rows, cols))
+print("wrote " .. tables.csv("results/ischaemia.csv", rows, cols, {overwrite = true}))

@@ -31,4 +31,4 @@ for _, precision in ipairs{"fp32", "fp64"} do
     end
   end
 end
-if csv then (require "tables").csv(csv, rows, {"precision", "params", "layout", "ms"}) end
+if csv then (require "tables").csv(csv, rows, {"precision", "params", "layout", "ms"}, {overwrite = true}) end

@@ -78,7 +78,7 @@ local function emit(name, title, header, rows, csvrows, csvcols)
   print("| " .. table.concat(header, " | ") .. " |")
   print("|" .. ("---|"):rep(#header))
   for _, r in ipairs(rows) do print("| " .. table.concat(r, " | ") .. " |") end
-  if out and csvrows then tables.csv(("%s/%s.csv"):format(out, name), csvrows, csvcols) end
+  if out and csvrows then tables.csv(("%s/%s.csv"):format(out, name), csvrows, csvcols, {overwrite = true}) end
 end
 
 local function run(o)

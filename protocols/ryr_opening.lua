@@ -62,4 +62,4 @@ end
 local cols = {"part", "what", "beat", "vmax", "ca_max", "jrel_max", "jsr_min", "note"}
 print("RyRs open 50-150 ms, one cell, fp64: beat = V > -40 mV (ms); vmax mV; ca_max uM; jrel_max mM/ms; jsr_min mM")
 print(tables.format(rows, cols))
-if path then tables.csv(path, rows, cols) end
+if path then tables.csv(path, rows, cols, {overwrite = true}) end

@@ -40,7 +40,7 @@ function R.new(path, cpu_only)
       end
       table.sort(extra)
       table.move(extra, 1, #extra, #cols + 1, cols)
-      tables.csv(self.path, quoted, cols)
+      tables.csv(self.path, quoted, cols, {overwrite = true})
     end
   end
   return t

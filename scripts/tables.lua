@@ -3,6 +3,13 @@
 -- CSV fields and as "-" on the terminal.
 local T = {}
 
+-- The rule of every writer (cardiac.writable), its error named for the
+-- caller's call (level 3: the caller of T.csv or T.plot).
+local function writable(path, overwrite, what, fn)
+  local ok, err = pcall(cardiac.writable, path, {overwrite = overwrite or false, what = what})
+  if not ok then error(fn .. ": " .. tostring(err):gsub("^.-cardiac%.writable: ", ""), 3) end
+end
+
 local function cell(v, fmt)
   if v == nil or v ~= v then return nil end
   if type(v) == "number" and math.type(v) == "float" then return (fmt or "%.6g"):format(v) end
@@ -10,12 +17,11 @@ local function cell(v, fmt)
 end
 
 --- Writes rows to a CSV file with a header of the given columns (rank 0 only
---- under MPI); creates the results folder when needed. Returns the path.
-function T.csv(path, rows, columns)
-  cardiac.check_writable(path, "tables.csv file")
+--- under MPI), by the rule of every writer: the folder is created, an
+--- existing file is an error unless opts.overwrite. Returns the path.
+function T.csv(path, rows, columns, opts)
+  writable(path, opts and opts.overwrite, "CSV file", "tables.csv")
   if cardiac.rank ~= 0 then return path end
-  local dir = path:match("^(.*)/[^/]*$")
-  if dir then os.execute(("mkdir -p '%s'"):format(dir)) end
   local f = assert(io.open(path, "w"))
   f:write(table.concat(columns, ","), "\n")
   for _, r in ipairs(rows) do
@@ -103,15 +109,14 @@ local function shell_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'
 --- `make run` and `make test` install): o.x = column, o.y = column or list of
 --- columns, o.title, o.xlabel, o.ylabel, o.style ("linespoints" | "lines" |
 --- "points"), o.key (legend place, default "bottom right"), o.size = {width,
---- height} pixels. Rows missing a value leave a
---- gap. Rank 0 draws under MPI. Returns path.
+--- height} pixels, o.overwrite (an existing file is an error without it, as
+--- for every writer). Rows missing a value leave a gap. Rank 0 draws under
+--- MPI. Returns path.
 function T.plot(path, rows, o)
   assert(type(o) == "table" and o.x and o.y, "tables.plot: give {x = column, y = column(s)}")
-  cardiac.check_writable(path, "tables.plot picture")
+  writable(path, o.overwrite, "plot", "tables.plot")
   if cardiac.rank ~= 0 then return path end
   local ys = type(o.y) == "table" and o.y or {o.y}
-  local dir = path:match("^(.*)/[^/]*$")
-  if dir then os.execute(("mkdir -p %s"):format(shell_quote(dir))) end
   local data, script = os.tmpname(), os.tmpname()
   local f = assert(io.open(data, "w"))
   for _, r in ipairs(rows) do

@@ -52,7 +52,7 @@ function T.tips(sim, o)
 end
 
 --- tracking.csv(path, trajectories): one row per sample: id, t_ms, x, y[, z], charge.
-function T.csv(path, trajectories)
+function T.csv(path, trajectories, opts)
   local rows = {}
   for _, tr in ipairs(trajectories) do
     for q = 1, #tr.t do
@@ -62,7 +62,7 @@ function T.csv(path, trajectories)
   local cols = {"id", "t_ms", "x", "y"}
   if trajectories[1] and trajectories[1].z then cols[#cols + 1] = "z" end
   cols[#cols + 1] = "charge"
-  return require("tables").csv(path, rows, cols)
+  return require("tables").csv(path, rows, cols, opts)
 end
 
 return T

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "args.h"
+#include "output_paths.h"
+#include "par.h"
 #include "model.h"
 
 const char *args_typename(lua_State *L, int idx)
@@ -181,4 +183,16 @@ int args_model_precision(lua_State *L, int idx, const char *fn, const model_def 
         cardiac_error(L, "%s: 'precision' \"mixed\" (gate kinetics in fp32) is not available for model '%s'; "
                       "it has no mixed step (use \"fp64\" or \"fp32\")", fn, d->name);
     return p;
+}
+
+void args_writable(lua_State *L, const char *path, const char *sidecar, int overwrite, const char *what,
+                   const char *fn)
+{
+    char err[1024] = "";
+    int rc = par_rank() == 0 ? output_path_ready(path, sidecar, overwrite, what, err, sizeof err) : 0;
+    par_bcast(&rc, sizeof rc);
+    if (rc) {
+        par_bcast(err, sizeof err);
+        cardiac_error(L, "%s: %s", fn, err);
+    }
 }

@@ -30,6 +30,11 @@ const char *args_typename(lua_State *L, int idx);
 /* Pushes and returns "a, b, c": n strings found every stride bytes from first
  * (a field of an array of structs, or a plain array of strings). */
 const char *args_join(lua_State *L, const char *const *first, size_t stride, int n);
+/* Raises an error (fn: the message's prefix) unless `what` may write path
+ * (and its sidecar, or NULL) by the rule of every writer (core/output_paths.h):
+ * rank 0 decides and creates the folder, every rank raises alike. */
+void args_writable(lua_State *L, const char *path, const char *sidecar, int overwrite, const char *what,
+                   const char *fn);
 
 /* luaL_error with full printf formatting (%g, %ld, ...): position, message, raise. */
 int cardiac_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -5,7 +5,7 @@
 #include <time.h>
 #include "args.h"
 #include "bindings.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "output.h"
 #include "par.h"
 #include "shell.h"
@@ -38,14 +38,20 @@ static int wall_clock(lua_State *L)
     return 1;
 }
 
-/* cardiac.check_writable(path, writer) -> path: raises an error when path is
- * an output file a live simulation is still writing (core/open_outputs.h),
- * for the Lua library's writers (scripts/tables.lua). */
-static int check_writable(lua_State *L)
+/* cardiac.writable(path, {overwrite = false, what = "file"}) -> path: the
+ * rule of every writer (core/output_paths.h) for the Lua library's writers
+ * (scripts/tables.lua): raises an error naming the path unless it may be
+ * written, after creating its folder. */
+static int writable(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1), *writer = luaL_optstring(L, 2, "file");
-    char err[1024];
-    if (open_outputs_holds(path, writer, err, sizeof err)) return cardiac_error(L, "%s", err);
+    static const char *const keys[] = {"overwrite", "what", NULL};
+    const char *fn = "cardiac.writable";
+    const char *path = luaL_checkstring(L, 1);
+    if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
+    args_table(L, 2, fn);
+    args_known_keys(L, 2, fn, keys);
+    const char *what = args_string(L, 2, fn, "what", "file", 0);
+    args_writable(L, path, NULL, args_boolean(L, 2, fn, "overwrite", 0), what, fn);
     lua_settop(L, 1);
     return 1;
 }
@@ -63,8 +69,8 @@ int luaopen_cardiac(lua_State *L)
     lua_setfield(L, -2, "h5read");
     lua_pushcfunction(L, wall_clock);
     lua_setfield(L, -2, "clock");
-    lua_pushcfunction(L, check_writable);
-    lua_setfield(L, -2, "check_writable");
+    lua_pushcfunction(L, writable);
+    lua_setfield(L, -2, "writable");
     lua_pushfstring(L, "cardiac %s (%s, HDF5 %d.%d.%d)", CARDIAC_VERSION, LUA_RELEASE,
                     H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
     lua_setfield(L, -2, "version");

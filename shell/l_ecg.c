@@ -5,7 +5,7 @@
 #include <string.h>
 #include "args.h"
 #include "bindings.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "par.h"
 #include "sim.h"
 
@@ -102,8 +102,11 @@ static int ecg_csv(lua_State *L)
     sim *s;
     ecg_leads *l = check_ecg(L, 1, &s);
     const char *path = luaL_checkstring(L, 2);
-    char err[1024];
-    if (open_outputs_holds(path, "ecg:csv file", err, sizeof err)) return cardiac_error(L, "ecg:csv: %s", err);
+    static const char *const keys[] = {"overwrite", NULL};
+    if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
+    args_table(L, 3, "ecg:csv");
+    args_known_keys(L, 3, "ecg:csv", keys);
+    args_writable(L, path, NULL, args_boolean(L, 3, "ecg:csv", "overwrite", 0), "CSV file", "ecg:csv");
     int ok = 1;
     if (par_rank() == 0) {
         FILE *f = fopen(path, "w");

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "args.h"
 #include "bindings.h"
-#include "open_outputs.h"
+#include "output_paths.h"
 #include "output.h"
 #include "par.h"
 #include "picture.h"
@@ -604,10 +604,15 @@ static int probe_csv(lua_State *L)
 {
     probe *p = check_probe(L, 1);
     const char *path = luaL_checkstring(L, 2);
+    static const char *const keys[] = {"overwrite", NULL};
+    if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
+    args_table(L, 3, "probe:csv");
+    args_known_keys(L, 3, "probe:csv", keys);
+    args_writable(L, path, NULL, args_boolean(L, 3, "probe:csv", "overwrite", 0), "CSV file", "probe:csv");
+    lua_settop(L, 2);
     lua_getiuservalue(L, 1, 1);
     sim *s = check_sim(L, -1);
     char err[1024];
-    if (open_outputs_holds(path, "probe:csv file", err, sizeof err)) return cardiac_error(L, "probe:csv: %s", err);
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:csv: %s", err);
     /* under MPI rank 0 writes the file (every rank holds the combined samples) */
     FILE *f = par_rank() == 0 ? fopen(path, "w") : fopen("/dev/null", "w");
@@ -697,9 +702,7 @@ void png_slice_options(lua_State *L, int opts, const grid *g, const char *path, 
     *z = args_integer(L, opts, fn, "z", (g->n[2] + 1) / 2, 0, 1);
     if (*z > g->n[2]) cardiac_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)*z, g->n[2]);
     *scale = args_integer(L, opts, fn, "scale", g->n[0] < 256 ? 512 / g->n[0] : 1, 0, 1);
-    struct stat st;
-    if (!args_boolean(L, opts, fn, "overwrite", 0) && stat(path, &st) == 0)
-        cardiac_error(L, "%s: file '%s' exists; pass overwrite = true to replace it", fn, path);
+    args_writable(L, path, NULL, args_boolean(L, opts, fn, "overwrite", 0), "picture", fn);
 }
 
 /* Writes slice z (1-based) of a whole-grid field; frees field; raises on failure.

@@ -106,6 +106,7 @@ end
 
 -- outputs
 os.remove("results/test_activation.h5")
+os.remove("results/test_activation.xmf")
 act:write("results/test_activation.h5")
 local first = cardiac.h5read("results/test_activation.h5", "/maps/first")
 check(math.abs(first[75 + 15 * 150 - 150] - act:get("first", 75, 15)) < 1e-6, "HDF5 map /maps/first holds the map")

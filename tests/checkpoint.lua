@@ -105,6 +105,7 @@ local t0 = before.t
 fails(function() before:checkpoint(file) end, "exists; pass overwrite = true", "existing file")
 fails(function() before:restore("results/no_such_checkpoint.h5") end, "cannot open checkpoint", "missing file")
 os.remove("results/test_out.h5")
+os.remove("results/test_out.xmf")
 before:output{file = "results/test_out.h5", every = 50}
 before:close_output()
 fails(function() before:restore("results/test_out.h5") end, "is not a cardiac checkpoint", "an output file")

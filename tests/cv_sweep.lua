@@ -27,7 +27,7 @@ local rows = sweep.run{name = "D", values = {0.05, 0.1, 0.2, 0.4}, make = make,
     return {cv = fit.speed, rms = fit.rms, cells = fit.cells}
   end}
 print(tables.format(rows, {"D", "cv", "rms", "cells"}))
-tables.csv("results/test_cv_sweep.csv", rows, {"D", "cv", "rms", "cells"})
+tables.csv("results/test_cv_sweep.csv", rows, {"D", "cv", "rms", "cells"}, {overwrite = true})
 check(#rows == 4, "one row per value")
 local dev = {}
 for q = 2, #rows do

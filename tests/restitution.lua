@@ -34,7 +34,7 @@ for _, r in ipairs(s1s2) do
   if r.di then r.ms2003 = 150 * math.log((1 - (1 - h_min) * math.exp(-r.di / 120)) / h_min) end
 end
 print(tables.format(s1s2, {"s2", "di", "apd", "ms2003", "apd_s1", "captured"}))
-tables.csv("results/test_restitution_s1s2.csv", s1s2, {"s2", "di", "apd", "apd_s1", "captured"})
+tables.csv("results/test_restitution_s1s2.csv", s1s2, {"s2", "di", "apd", "apd_s1", "captured"}, {overwrite = true})
 
 -- the captured points, by increasing DI
 local curve, blocked_max, captured_min = {}, -math.huge, math.huge
@@ -75,7 +75,7 @@ local dyn = pacing.dynamic{sim = cell, amplitude = 0.5, bcl = {700, 550, 450, 40
                            n = 8}
 for _, r in ipairs(dyn) do r.s1s2_apd = r.di and on_curve(r.di) end
 print(tables.format(dyn, {"bcl", "di", "apd", "s1s2_apd", "beats"}))
-tables.csv("results/test_restitution_dynamic.csv", dyn, {"bcl", "di", "apd", "s1s2_apd", "beats"})
+tables.csv("results/test_restitution_dynamic.csv", dyn, {"bcl", "di", "apd", "s1s2_apd", "beats"}, {overwrite = true})
 local worst, worst_short, compared = 0, 0, 0
 for _, r in ipairs(dyn) do
   if r.beats == 8 and r.s1s2_apd then
@@ -97,7 +97,7 @@ local both = {}
 for _, r in ipairs(curve) do both[#both + 1] = {di = r.di, s1s2 = r.apd} end
 for _, r in ipairs(dyn) do if r.beats == 8 then both[#both + 1] = {di = r.di, dynamic = r.apd} end end
 table.sort(both, function(a, b) return a.di < b.di end)
-local png = tables.plot("results/test_restitution.png", both, {x = "di", y = {"s1s2", "dynamic"}, style = "points",
+local png = tables.plot("results/test_restitution.png", both, {x = "di", y = {"s1s2", "dynamic"}, style = "points", overwrite = true,
   title = "Mitchell-Schaeffer cell: APD90 restitution", xlabel = "DI (ms)", ylabel = "APD90 (ms)"})
 local f = io.open(png, "rb")
 local magic = f and f:read(8)

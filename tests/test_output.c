@@ -48,6 +48,7 @@ int main(void)
 {
     const char *path = "roundtrip_test.h5";
     unlink(path);
+    unlink("roundtrip_test.xmf");   /* a sidecar left by an earlier run would be refused too */
     char err[512];
     sim *s = make_sim();
     size_t cells[2] = {grid_index(&s->g, 0, 0, 0), grid_index(&s->g, 10, 5, 0)};

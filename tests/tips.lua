@@ -98,7 +98,7 @@ end
 check(#tr == 1 and #main.t == 101 and main.t[101] - main.t[1] == 500 and extent < 3.2,
       "Karma spiral tracked 1000-1500 ms: %d trajectory(ies), %d samples, core within %.2f mm", #tr,
       main and #main.t or 0, extent)
-tracking.csv("results/test_tip_track.csv", tr)
+tracking.csv("results/test_tip_track.csv", tr, {overwrite = true})
 local rows = require("tables").read_csv("results/test_tip_track.csv")
 check(rows and #rows == 101 and rows[1].id == 1 and rows[101].t_ms == 1500, "tracking.csv: %d rows",
       rows and #rows or 0)

@@ -1,5 +1,5 @@
 -- No writer replaces an output file that a live simulation is still writing
--- (core/open_outputs.h). A checkpoint written with overwrite = true onto the
+-- (core/output_paths.h). A checkpoint written with overwrite = true onto the
 -- simulation's own open output used to replace it through its temporary file
 -- and rename: every frame was gone, the .xmf listed frames that no longer
 -- existed, and it reported success. Every writer is checked: checkpoints,
@@ -48,4 +48,34 @@ check(listed == #t, "closed, its XDMF sidecar lists the %d frames the file holds
 
 local ok, err = pcall(sim.checkpoint, sim, file, {overwrite = true})
 check(ok, "after sim:close_output() the path may be overwritten (%s)", tostring(err))
+
+-- one rule for every writer: the folder is created, an existing file (or the
+-- sidecar a file brings) is refused unless overwrite = true (CSV writers,
+-- plots and sidecars used to overwrite silently)
+local tables = require "tables"
+local dir = "results/writers_rule_" .. os.time()
+local writers = {
+  {"probe:csv", function(p, o) return probe:csv(p, o) end, "csv"},
+  {"ecg:csv", function(p, o) return ecg:csv(p, o) end, "csv"},
+  {"tables.csv", function(p, o) return tables.csv(p, {{a = 1}}, {"a"}, o) end, "csv"},
+  {"sim:png", function(p, o) return sim:png(p, o) end, "png"},
+  {"maps:write", function(p, o) return lat:write(p, o) end, "h5"},
+  {"sim:checkpoint", function(p, o) return sim:checkpoint(p, o) end, "h5"},
+}
+for q, w in ipairs(writers) do
+  local path = ("%s/sub%d/out.%s"):format(dir, q, w[3])
+  local first = pcall(w[2], path, nil)
+  check(first and io.open(path) ~= nil, "%s creates the missing folder of %s", w[1], path)
+  local again, e = pcall(w[2], path, nil)
+  check(not again and tostring(e):find("exists; pass overwrite = true", 1, true),
+        "%s refuses the existing file without overwrite: %s", w[1], tostring(e))
+  local over = pcall(w[2], path, {overwrite = true})
+  check(over, "%s replaces it with overwrite = true", w[1])
+end
+local stray = dir .. "/stray.xmf"
+assert(io.open(stray, "w")):close()
+local bring, e = pcall(lat.write, lat, dir .. "/stray.h5")
+check(not bring and tostring(e):find("would replace the existing", 1, true),
+      "a file whose sidecar (.xmf) exists is refused without overwrite: %s", tostring(e))
+os.execute("rm -rf " .. dir)
 checks.finish()

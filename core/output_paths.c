@@ -1,9 +1,12 @@
-/* The files held open by live outputs (core/open_outputs.h). */
+/* The files held open by live outputs (core/output_paths.h). */
+#include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "open_outputs.h"
+#include "h5_util.h"
+#include "output_paths.h"
 
 static char **held;
 static size_t nheld;
@@ -25,7 +28,7 @@ static char *canonical(const char *path)
     return c;
 }
 
-int open_outputs_add(const char *path)
+int output_path_hold(const char *path)
 {
     char *c = canonical(path), **grown = c ? realloc(held, (nheld + 1) * sizeof *held) : NULL;
     if (!grown) { free(c); return -1; }
@@ -34,7 +37,7 @@ int open_outputs_add(const char *path)
     return 0;
 }
 
-void open_outputs_remove(const char *path)
+void output_path_release(const char *path)
 {
     char *c = canonical(path);
     if (!c) return;
@@ -47,7 +50,7 @@ void open_outputs_remove(const char *path)
     free(c);
 }
 
-int open_outputs_holds(const char *path, const char *writer, char *err, size_t errlen)
+int output_path_held(const char *path, const char *writer, char *err, size_t errlen)
 {
     char *c = canonical(path);
     int found = 0;
@@ -58,4 +61,34 @@ int open_outputs_holds(const char *path, const char *writer, char *err, size_t e
                  "every frame written so far: choose another path, or close that output first "
                  "(sim:close_output() or sim:close())", writer, path);
     return found;
+}
+
+int output_path_ready(const char *path, const char *sidecar, int overwrite, const char *writer, char *err,
+                      size_t errlen)
+{
+    if (output_path_held(path, writer, err, errlen)) return -1;
+    if (sidecar && output_path_held(sidecar, writer, err, errlen)) return -1;
+    struct stat st;
+    if (!overwrite && stat(path, &st) == 0) {
+        snprintf(err, errlen, "%s '%s' exists; pass overwrite = true to replace it", writer, path);
+        return -1;
+    }
+    if (!overwrite && sidecar && stat(sidecar, &st) == 0) {
+        snprintf(err, errlen, "%s '%s' would replace the existing '%s' beside it; pass overwrite = true to replace "
+                 "both", writer, path, sidecar);
+        return -1;
+    }
+    if (h5_make_parent_dirs(path) != 0) {
+        snprintf(err, errlen, "cannot create the folder of %s '%s': %s", writer, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void output_sidecar(const char *path, char *out, size_t len)
+{
+    snprintf(out, len > 4 ? len - 4 : len, "%s", path);
+    char *dot = strrchr(out, '.');
+    if (dot && !strchr(dot, '/')) strcpy(dot, ".xmf");
+    else strcat(out, ".xmf");
 }
