@@ -4,10 +4,12 @@
 // whether the parameters are the model's defaults (folded at compile time,
 // device_common.cuh). Models with more than F::max_states states are not
 // instantiated (the backend refuses that layout for them before launching).
-// A kernel file defines a functor F with
-//   template <class M, class T, int ORDER, bool MASKED, bool FOLD> static void run(const launch_ctx &)
-// and calls dispatch<F>(ctx). Precision "mixed" (ctx.fp64 and ctx.mixed)
-// runs the model's mixed type (mixed_of, device_common.cuh) in double.
+// A layout's kernels (kernels_L.cuh) define a functor L_launch with
+//   template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+//   static void run(const launch_ctx &)
+// which dispatch_model<L_launch, M> calls for model M (see the end of this
+// file). Precision "mixed" (ctx.fp64 and ctx.mixed) runs the model's mixed
+// type (mixed_of, device_common.cuh) in double.
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include <type_traits>
@@ -34,27 +36,47 @@ void dispatch_variant(const launch_ctx &c)
     }
 }
 
-template <class F>
-void dispatch(const launch_ctx &c)
+// One model's kernels of a layout: its precisions and variants. Models with
+// more states than the layout holds compile to nothing.
+template <class F, class M>
+void dispatch_model(const launch_ctx &c)
 {
-    switch (c.model) {
-#define CARDIAC_DISPATCH_CASE(name, NS, NP, VI, PL)                                               \
-    case MODEL_ID_##name:                                                                  \
-        if constexpr (NS <= F::max_states) {                                               \
-            using MX = typename mixed_of<name##_model>::type;                              \
-            if constexpr (!std::is_void<MX>::value) {                                      \
-                static_assert(F::max_states == MODEL_MAX_STATE,                            \
-                              "only the naive and block kernels store float states");      \
-                if (c.fp64 && c.mixed) { dispatch_variant<F, MX, double>(c); break; }       \
-            }                                                                              \
-            if (c.fp64) dispatch_variant<F, name##_model, double>(c);                      \
-            else dispatch_variant<F, name##_model, float>(c);                              \
-        }                                                                                  \
-        break;
-        CARDIAC_MODELS(CARDIAC_DISPATCH_CASE)
-#undef CARDIAC_DISPATCH_CASE
-    default: break;
+    if constexpr (M::nstate <= F::max_states) {
+        using MX = typename mixed_of<M>::type;
+        if constexpr (!std::is_void<MX>::value) {
+            static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store float states");
+            if (c.fp64 && c.mixed) return dispatch_variant<F, MX, double>(c);
+        }
+        if (c.fp64) dispatch_variant<F, M, double>(c);
+        else dispatch_variant<F, M, float>(c);
     }
 }
+
+// A layout's kernels are compiled one model per translation unit, so that a
+// parallel build spreads them over its cores (one file held them all, and a
+// 2-core build waited minutes for it alone). For every layout L and model m
+// the build generates a file holding L's kernels (kernels_L.cuh) and
+// CARDIAC_MODEL_KERNELS(L, m), which defines launch_L_m; kernels_L.cu
+// defines CARDIAC_LAYOUT as L and expands CARDIAC_LAYOUT_LAUNCH(), the
+// launch_L that calls the model's.
+#define CARDIAC_PASTE3_(a, b, c) a##_##b##_##c
+#define CARDIAC_PASTE3(a, b, c) CARDIAC_PASTE3_(a, b, c)
+#define CARDIAC_PASTE2_(a, b) a##_##b
+#define CARDIAC_PASTE2(a, b) CARDIAC_PASTE2_(a, b)
+#define CARDIAC_MODEL_KERNELS(layout, name)                                                       \
+    void launch_##layout##_##name(const launch_ctx &c) { dispatch_model<layout##_launch, name##_model>(c); }
+#define CARDIAC_LAYOUT_DECLARE(name, NS, NP, VI, PL)                                              \
+    void CARDIAC_PASTE3(launch, CARDIAC_LAYOUT, name)(const launch_ctx &c);
+#define CARDIAC_LAYOUT_CASE(name, NS, NP, VI, PL)                                                 \
+    case MODEL_ID_##name: CARDIAC_PASTE3(launch, CARDIAC_LAYOUT, name)(c); break;
+#define CARDIAC_LAYOUT_LAUNCH()                                                                   \
+    CARDIAC_MODELS(CARDIAC_LAYOUT_DECLARE)                                                        \
+    void CARDIAC_PASTE2(launch, CARDIAC_LAYOUT)(const launch_ctx &c)                              \
+    {                                                                                             \
+        switch (c.model) {                                                                        \
+            CARDIAC_MODELS(CARDIAC_LAYOUT_CASE)                                                   \
+        default: break;                                                                           \
+        }                                                                                         \
+    }
 
 #endif

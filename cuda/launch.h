@@ -32,8 +32,8 @@ inline bool model_has_mixed_kernels(model_id m)
 }
 
 // The one-step kernels of the naive and blockDS layouts: the most threads a
-// block takes (their __launch_bounds__; cuda/kernels_naive.cu,
-// kernels_block.cu). Models with many states in double keep a cell's state in
+// block takes (their __launch_bounds__; cuda/kernels_naive.cuh,
+// kernels_block.cuh). Models with many states in double keep a cell's state in
 // shared memory during the step, in blocks of 128 threads.
 __host__ __device__ constexpr int block_kernel_max_threads(int nstate, int esize) { return esize == 8 && nstate >= 32 ? 128 : 256; }
 __host__ __device__ constexpr bool step_state_shared(int nstate, int esize) { return block_kernel_max_threads(nstate, esize) == 128; }
@@ -98,7 +98,7 @@ void launch_block(const launch_ctx &ctx);
 void launch_tplane(const launch_ctx &ctx);
 // Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
 int tblock_cells_per_thread();
-// tplane (cuda/kernels_tplane.cu): the rows of its tile each thread holds.
+// tplane (cuda/kernels_tplane.cuh): the rows of its tile each thread holds.
 // A block of exactly 512 threads has 128 registers a thread (one block per
 // SM), any other shape up to 1024 threads 64; the rows are limited by the
 // shared memory of 3K + 1 planes (K rings of 3 planes, the last of 4; about

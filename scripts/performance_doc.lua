@@ -154,7 +154,7 @@ csv_section("docs/data/block-size-h100.csv", "Time per step against block size o
   "`cardiac protocols/block_size.lua 200 docs/data/block-size-h100.csv` (H100 80GB HBM3, 2026-11-24; docs/gpu.md "
     .. "items 18-19 for what changed since the first run of 2026-11-22): the "
     .. "heart above, D 0.3 mm^2/ms, median of 5 x 200 steps after 100 warm-up steps (CUDA events). The whole "
-    .. "box runs the naive kernel, which skips warps without tissue; blockDS runs cuda/kernels_block.cu over "
+    .. "box runs the naive kernel, which skips warps without tissue; blockDS runs cuda/kernels_block.cuh over "
     .. "the stored cells. Thesis (P100): blockDS more than 10x faster than its whole-box kernels, whose "
     .. "warps did not skip the empty cells.",
   {"model", "precision", "blocks", "ms/step", "20,000 steps", "tissue cell-steps/s", "fraction stored"},

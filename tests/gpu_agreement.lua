@@ -321,7 +321,7 @@ for _, blocks in ipairs{false, 3} do
 end
 
 -- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
--- 128 (its state in shared memory, cuda/kernels_block.cu, kernels_naive.cu):
+-- 128 (its state in shared memory, cuda/kernels_block.cuh, kernels_naive.cuh):
 -- a larger block = {...} is refused when the simulation is made, naming the
 -- limit, not at launch.
 if not self_check then

@@ -1,0 +1,423 @@
+// Temporal blocking over wide tiles held whole in shared memory ("tplane"):
+// one kernel advances K time steps of a full or masked volume, second-order
+// stencil. A block of threads owns a tile of W x TY cells (x fastest; W = the
+// grid's width where it fits, so that most tiles need no x halo) and marches
+// it along a chunk of z. Each level l = 1..K of the pipeline computes one
+// plane per iteration from level l-1's planes, which sit in a ring of 3
+// planes in shared memory; the last level writes its plane to global memory.
+// State is read once and written once per K steps.
+//
+// What differs from tblock (kernels_tblock.cuh), where 3D tiles of 32 x 32
+// cells keep each cell's column in a register queue: there, every level of
+// every tile spends its issue slots on the whole tile although its valid part
+// shrinks by one cell per side and level (a third of the tile at K = 3), and
+// the per-level bookkeeping ran to about 170 instructions per useful
+// cell-step (docs/gpu.md, item 5). Here a warp is 32 cells of one row, so the
+// rows a level no longer needs are skipped by whole warps, a tile as wide as
+// the grid has no x halo at all, and the thread-to-cell map is fixed (thread
+// t holds column t % W of rows t / W + k * RP, k < CPT), so every shared
+// address is the thread's own plus a constant, and a cell's other states
+// stay in the thread's registers from level to level.
+//
+// Skew 1: at the iteration that stores input plane z, level l computes plane
+// z - l, and the levels run bottom up within the iteration. Level l reads
+// level l-1's plane z - l + 1 from the register the same thread just
+// computed it in, plane z - l (its centre, and the x and y neighbours that
+// other threads wrote an iteration ago) and plane z - l - 1 from shared
+// memory. So one barrier per iteration suffices, a level's ring needs only
+// the slots of planes z, z - 1 and z - 2 (plane p in slot p mod 3), and a
+// cell's other states wait one iteration per level. The input plane stored
+// at an iteration was loaded into registers during the previous one, behind
+// its arithmetic (docs/gpu.md, item 15: the skew of 2 this replaced needed 4
+// planes per level and twice the registers for the other states).
+//
+// The barrier is split (an mbarrier): a thread arrives when it has written
+// its planes of levels 0..K-1 and waits at the start of the next iteration,
+// so that it computes the last level while slower threads finish the lower
+// ones. The last level reads level K-1's planes z - K and z - K - 1 after
+// its thread's arrival; so that a thread already in the next iteration does
+// not overwrite them, level K-1's ring has a fourth slot (docs/gpu.md, item
+// 16: 6.6% at 512^3 fp32).
+//
+// Under mpirun (split_tplane_step, cuda/backend_cuda.cu) a rank stores its
+// owned cells with K ghost layers of every state on each face it shares: a
+// launch writes only the box it is given (the owned planes [zb, ze), and
+// columns and rows under a split along x or y) and reads the K planes beyond
+// it, which are then the ghost planes, as the halo planes of a z chunk are.
+// A ghost column or row that the kernel treats as the box's face computes
+// wrong values at the levels below K, but no owned cell's K-step value
+// depends on them (level l's values are right from l cells inside the
+// stored box on), and they are not written.
+//
+// Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
+// neighbour reads as the cell itself), applied by selects on the neighbour's
+// value, so that every cell computes the naive kernel's expression: the
+// results are bitwise equal to naive's in fp64 and, in fp32, on full boxes of
+// the two-state models; elsewhere in fp32 they can differ in the last bit,
+// where nvcc fuses the other product of the diffusion sum into the FMA
+// (docs/gpu.md, "Agreement"; tests/gpu_agreement.lua checks all against the CPU).
+#ifndef CARDIAC_CUDA_KERNELS_TPLANE_CUH
+#define CARDIAC_CUDA_KERNELS_TPLANE_CUH
+#include <type_traits>
+#include "dispatch.cuh"
+
+namespace {
+
+constexpr int RING = 3;   // planes per level in shared memory (level K-1: RING + 1)
+constexpr int BAR_BYTES = 16;   // the block's mbarrier, ahead of the rings
+
+// The iteration's barrier, split: a thread arrives once its writes to the
+// rings are done and waits, at the start of the next iteration, for the
+// others to have arrived. Between the two it computes the last level, whose
+// reads need only the planes of earlier iterations (docs/gpu.md, item 16).
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned long long *b)
+{
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_addr(b)) : "memory");
+}
+// Waits until the phase of the given parity (0 for the first arrival of
+// every thread, 1 for the second, ...) has completed.
+__device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2; "
+                     "selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "r"(parity)
+                     : "memory");
+}
+
+struct tplane_geom {
+    int W, RP, TY;        // tile width and rows (cells), rows per pass of the threads
+    int hx, hy;           // halo columns and rows each side (0 where one tile spans the axis)
+    int cx, cy;           // core (written) columns and rows of a tile
+    int zc;               // planes per block
+    int zb, ze;           // planes written, [zb, ze): all, or a rank's owned planes (its ghost planes are
+                          // the blocks' halo planes)
+    int ox0, ox1, oy0, oy1;   // columns and rows written (a rank's owned ones under a split along x or y)
+};
+
+// Levels a cell at tile position t (of w, first global index g - t) can
+// compute along one axis: as many as it is cells from the tile's edge,
+// except towards an edge that is the box's own face (no halo needed there).
+template <int K>
+__device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
+{
+    if (g < 0 || g >= n) return 0;
+    const int lo = g - t <= 0 ? K : t, hi = g + (w - 1 - t) >= n - 1 ? K : w - 1 - t;
+    return min(K, min(lo, hi));
+}
+
+// NT: the block's threads (W x RP) when known at compile time (1024 or 512,
+// the default shapes), else 0 (any shape up to 1024 threads). With NT, a
+// thread's rows lie NT cells apart in every shared plane and the planes
+// NT x CPT cells apart, so each of its cells' shared accesses is one of
+// three base registers (the slots of planes z, z - 1 and z - 2) plus a
+// constant. One block runs per SM: 1024 threads get 64 registers each, 512
+// threads 128 and more rows per thread (tplane_cells_per_thread).
+template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
+__global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
+{
+    constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
+    extern __shared__ unsigned char smem_raw[];
+    const int W = g.W, TY = g.TY;
+    const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
+    unsigned long long *bar = (unsigned long long *)smem_raw;
+    T *ring = (T *)(smem_raw + BAR_BYTES) + W + 1;                // guard: row -1 and cell -1 of plane 0
+    const int nx = a.n[0], ny = a.n[1], nz = a.n[2], sz = nx * ny;
+    const int tx = threadIdx.x % W, ty0 = threadIdx.x / W;
+    const int gx = blockIdx.x * g.cx - g.hx + tx;
+    const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
+    const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
+    const int z0 = g.zb + blockIdx.z * g.zc, z1 = min(g.ze, z0 + g.zc);
+
+    // Per cell k: the levels it computes (bits 0-2), whether it is in the
+    // box (bit 3) and whether the last level writes it (bit 4).
+    static_assert(CPT <= 12, "tplane: 5 bits of info per row, y-face bits 16 apart");
+    using info_t = std::conditional_t<(5 * CPT > 32), unsigned long long, unsigned>;
+    info_t info = 0;
+    const int dx = edge_depth<K>(tx, W, gx, nx);
+    const bool xcore = tx >= g.hx && tx < W - g.hx;
+#pragma unroll
+    for (int k = 0; k < CPT; k++) {
+        const int r = ty0 + k * g.RP, gy = gy0 + k * g.RP;
+        const int d = min(dx, edge_depth<K>(r, TY, gy, ny));
+        const bool inbox = gx >= 0 && gx < nx && gy >= 0 && gy < ny;
+        const bool owned = gx >= g.ox0 && gx < g.ox1 && gy >= g.oy0 && gy < g.oy1;
+        const bool core = inbox && owned && d == K && xcore && r >= g.hy && r < TY - g.hy;
+        info |= (info_t)(d | inbox << 3 | core << 4) << (5 * k);
+    }
+    const bool xlo = gx == 0, xhi = gx == nx - 1;
+    const int kstride = NT ? NT : g.RP * W, rstride = g.RP * nx;   // from a thread's row k to k + 1: shared, global
+    unsigned yface = 0;                                   // bit k: row k at y = 0; bit 16 + k: at y = ny - 1
+#pragma unroll
+    for (int k = 0; k < CPT; k++) {
+        const int gy = gy0 + k * g.RP;
+        yface |= (unsigned)(gy == 0) << k | (unsigned)(gy == ny - 1) << (k + 16);
+    }
+    T p[M::nparam];
+    model_params<M, T, FOLD>(a, p);
+
+    T vst[CPT];                 // V of the next input plane, loaded an iteration ahead
+    T oq[K][CPT][NOQ];          // level l's other states of the plane it computed an iteration ago
+    const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);            // input planes
+    const int zo0 = max(0, z0 - (K - 1)), zo1 = min(nz, z1 + K - 1);    // level 1's planes
+    auto load_v = [&](int zv) {
+        if (zv < zin0 || zv >= zin1) return;
+#pragma unroll
+        for (int k = 0; k < CPT; k++)
+            if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
+    };
+    load_v(z0 - K);
+    // shared offsets (elements from ring, with the thread's own cell) of the
+    // slots holding planes z, z - 1 and z - 2 of every level's ring, rotated
+    // every iteration (plane z + 1 takes the slot of z - 2)
+    static_assert(RING == 3, "tplane: a slot per plane z, z - 1, z - 2");
+    int sl[RING];
+    {
+        const int z = z0 - K, m = ((z % RING) + RING) % RING;
+#pragma unroll
+        for (int j = 0; j < RING; j++) sl[j] = ((m - j + RING) % RING) * ps + (int)threadIdx.x;
+    }
+    // level K-1's ring (read by the last level after the thread's arrival)
+    // has a fourth slot: plane p in slot p mod 4
+    auto slot4 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x + (K - 1) * RING * ps; };
+    if (threadIdx.x == 0) bar_init(bar, blockDim.x);
+    __syncthreads();
+    const int zlast = z1 - 1 + K;
+    for (int z = z0 - K; z <= zlast; z++) {
+        // the planes of the previous iteration written, the slots it read free
+        if (z > z0 - K) bar_wait(bar, (unsigned)(z - z0 + K - 1) & 1u);
+        // level 0: the input plane z, loaded during the previous iteration
+        T fresh[CPT];                 // level l-1's V of plane z - l + 1, computed this iteration
+        T carry[CPT][NOQ];            // and its other states
+        const int s0 = K == 1 ? slot4(z) : sl[0];
+#pragma unroll
+        for (int k = 0; k < CPT; k++) {
+            fresh[k] = vst[k];
+            ring[s0 + k * kstride] = vst[k];
+        }
+        if (z < zlast) load_v(z + 1);
+        // levels bottom up: level l computes plane z - l
+#pragma unroll
+        for (int l = 1; l <= K; l++) {
+            const int pz = z - l;
+            if (l == K) bar_arrive(bar);   // this thread's ring writes and reads of the iteration are done
+            const bool act = pz >= max(0, z0 - (K - l)) && pz < min(nz, z1 + (K - l));
+            T nfresh[CPT], ncarry[CPT][NOQ];
+            if (act) {
+                // shared offsets of the thread's first cell: level l-1's
+                // planes pz (centre, x and y neighbours) and pz - 1, level
+                // l's plane pz
+                const int oc = l == K ? slot4(pz) : sl[l % RING] + (l - 1) * RING * ps;
+                const int om = l == K ? slot4(pz - 1) : sl[(l + 1) % RING] + (l - 1) * RING * ps;
+                const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + l * RING * ps;
+                const size_t zoff = (size_t)pz * sz + col0;
+                const bool zlo = pz == 0, zhi = pz == nz - 1;
+                // the stimulus and the labels are tested once per plane, not
+                // per cell: a branch per cell would keep the cells' chains
+                // from interleaving
+                auto cells = [&](auto stim_on, auto labels_on, auto yfaces_on) {
+                    constexpr bool STIM = decltype(stim_on)::value, LABELS = decltype(labels_on)::value;
+                    constexpr bool YFACES = decltype(yfaces_on)::value;
+#pragma unroll
+                    for (int k = 0; k < CPT; k++) {
+                        const unsigned f = (unsigned)(info >> (5 * k));
+                        // only a thread's first and last rows skip, by whole
+                        // warps, the levels they cannot compute. Its middle
+                        // rows are valid at every level when RP >= K; with
+                        // fewer rows of threads, a middle row computed beyond
+                        // its depth is harmless (only rows as invalid read it).
+                        if ((k == 0 || k == CPT - 1) && (int)(f & 7) < l) continue;
+                        const bool inbox = f & 8;
+                        const int o = k * kstride, c0 = oc + o;
+                        const size_t c = zoff + (size_t)k * rstride;
+                        T y[NS];
+                        y[VI] = ring[c0];
+#pragma unroll
+                        for (int v = 0, q = 0; v < NS; v++)
+                            if (v != VI) y[v] = oq[l - 1][k][q++];
+                        const T v0 = y[VI];
+                        T xm = ring[c0 - 1], xp = ring[c0 + 1], ym = ring[c0 - W], yp = ring[c0 + W];
+                        T zm = ring[om + o], zp = fresh[k];
+                        bool tissue = true;
+                        if (MASKED) {
+                            const unsigned fl = inbox ? a.flags[c] : 0u;
+                            tissue = fl & FLAG_SELF;
+                            if (!(fl & 1)) xm = v0;
+                            if (!(fl & 2)) xp = v0;
+                            if (!(fl & 0x10)) ym = v0;
+                            if (!(fl & 0x20)) yp = v0;
+                            if (!(fl & 0x100)) zm = v0;
+                            if (!(fl & 0x200)) zp = v0;
+                        } else {
+                            if (xlo) xm = v0;
+                            if (xhi) xp = v0;
+                            if (YFACES && (yface >> k & 1)) ym = v0;
+                            if (YFACES && (yface >> (k + 16) & 1)) yp = v0;
+                            if (zlo) zm = v0;
+                            if (zhi) zp = v0;
+                        }
+                        // the naive kernel's expression and order (interior_axis, axis_rule)
+                        T diff = a.coef[0] * axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u);
+                        diff += a.coef[1] * axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u);
+                        if (nz > 1) diff += a.coef[2] * axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u);
+                        if (!MASKED || tissue) {
+                            if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
+                            // no stimulus is -0, not 0: x + -0 is x for every x, so the
+                            // compiler drops the model's addition of the current
+                            M::step(y, diff, STIM && inbox ? a.istim[c] : (T)-0.0, a.dt, p);
+                        }
+                        if (l < K) {
+                            ring[od + o] = y[VI];
+                            nfresh[k] = y[VI];
+#pragma unroll
+                            for (int v = 0, q = 0; v < NS; v++)
+                                if (v != VI) ncarry[k][q++] = y[v];
+                        } else if (f & 16) {
+                            check_finite<NS>(y, c, a.step0 + K, a.bad);
+#pragma unroll
+                            for (int v = 0; v < NS; v++) a.out[v][c] = y[v];
+                        }
+                    }
+                };
+                using yes = std::true_type;
+                using no = std::false_type;
+                const bool labels = !FOLD && a.plabel;
+                if (labels && a.istim) cells(yes{}, yes{}, yes{});
+                else if (labels) cells(no{}, yes{}, yes{});
+                else if (a.istim) cells(yes{}, no{}, yes{});
+                else if (yface) cells(no{}, no{}, yes{});
+                else cells(no{}, no{}, no{});   // the common case: no stimulus, no y face in the tile
+            }
+            // level l has read level l-1's other states of plane pz: their
+            // place takes plane pz + 1 (level 1: the input's, whose load the
+            // levels above and the next iteration's start hide)
+            if (l == 1) {
+                if (z >= zo0 && z < zo1) {
+#pragma unroll
+                    for (int k = 0; k < CPT; k++) {
+                        if (!((unsigned)(info >> (5 * k)) & 7)) continue;
+                        const size_t co = (size_t)z * sz + col0 + (size_t)k * rstride;
+#pragma unroll
+                        for (int v = 0, q = 0; v < NS; v++)
+                            if (v != VI) oq[0][k][q++] = a.in[v][co];
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < CPT; k++)
+#pragma unroll
+                    for (int q = 0; q < NO; q++) oq[l - 1][k][q] = carry[k][q];
+            }
+            if (l < K) {
+#pragma unroll
+                for (int k = 0; k < CPT; k++) {
+                    fresh[k] = nfresh[k];
+#pragma unroll
+                    for (int q = 0; q < NO; q++) carry[k][q] = ncarry[k][q];
+                }
+            }
+        }
+        // plane z + 1 takes the slot of plane z - 2
+        const int s2 = sl[2];
+        sl[2] = sl[1];
+        sl[1] = sl[0];
+        sl[0] = s2;
+    }
+}
+
+// Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
+// (the last of 4), and a guard of a row and a cell at each end for the
+// neighbour reads of edge cells (whose values those cells' selects discard).
+size_t smem_bytes(int W, int TY, int K, size_t esize)
+{
+    return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
+}
+
+struct tplane_launch {
+    static constexpr bool folds = true;
+    static constexpr int max_states = MARCHING_MAX_STATES;
+    template <int K, class M, class T, bool MASKED, bool FOLD>
+    static void go(const launch_ctx &c)
+    {
+        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024>(c);
+        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, 512>(c);
+        else go_nt<K, M, T, MASKED, FOLD, 0>(c);
+    }
+    template <int K, class M, class T, bool MASKED, bool FOLD, int NT>
+    static void go_nt(const launch_ctx &c)
+    {
+        constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K, NT ? NT : 1024);
+        tplane_geom g;
+        g.W = c.bx;
+        g.RP = c.by;
+        g.TY = CPT * g.RP;
+        g.hx = c.n[0] <= g.W ? 0 : K;
+        g.hy = c.n[1] <= g.TY ? 0 : K;
+        g.cx = g.W - 2 * g.hx;
+        g.cy = g.TY - 2 * g.hy;
+        const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
+        const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
+        auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT>;
+        // per kernel: the opt-in above 48 KB of shared memory, once; the
+        // blocks that fit an SM, again when the block's shape changes
+        static int per_sm = 0, sms = 0, shape_threads = 0;
+        static size_t shape_smem = 0;
+        if (!sms) {
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit());
+            int dev = 0;
+            cudaGetDevice(&dev);
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        }
+        if (shape_threads != g.W * g.RP || shape_smem != smem) {
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, g.W * g.RP, smem);
+            per_sm = std::max(per_sm, 1);
+            shape_threads = g.W * g.RP;
+            shape_smem = smem;
+        }
+        // z chunks: the count that minimises waves x iterations per block
+        // (a chunk of zc planes takes zc + 2K iterations: its 2K halo planes,
+        // which fill and drain the pipeline), so that the blocks fill the GPU
+        // without a last wave of a few blocks costing a whole chunk's time
+        const long tiles = tiles_x * tiles_y, slots = (long)sms * per_sm;
+        const int nzw = c.hi[2] - c.lo[2];   // planes written
+        long best = -1;
+        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
+            const int zc = (nzw + ch - 1) / ch;
+            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
+            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+        }
+        g.zb = c.lo[2];
+        g.ze = c.hi[2];
+        g.ox0 = c.lo[0];
+        g.ox1 = c.hi[0];
+        g.oy0 = c.lo[1];
+        g.oy1 = c.hi[1];
+        dim3 grid(tiles_x, tiles_y, (nzw + g.zc - 1) / g.zc);
+        kernel<<<grid, g.W * g.RP, smem, c.stream>>>(make_args<M, T>(c), g);
+    }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run(const launch_ctx &c)
+    {
+        if constexpr (ORDER == 2) {   // cardiac.simulation refuses fourth order for this layout
+            switch (c.tsteps) {
+            case 1: go<1, M, T, MASKED, FOLD>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD>(c); break;
+            default: go<3, M, T, MASKED, FOLD>(c); break;
+            }
+        }
+    }
+};
+
+} // namespace
+
+#endif
