@@ -266,7 +266,7 @@ static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *ds
 
 static void cpu_probe_record(sim *s, probe *p, size_t row)
 {
-    float *dst = p->data + row * p->nvars * p->ncells;
+    float *dst = probe_row(p, row);
     cpu_data *cd = s->bd;
     for (int v = 0; v < p->nvars; v++)
         for (size_t c = 0; c < p->ncells; c++)

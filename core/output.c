@@ -109,7 +109,31 @@ static int append_frame(hid_t d, hid_t dxpl, const sim *s, const float *field)
     return e < 0 ? -1 : 0;
 }
 
-static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg)
+/* The script's text: an attribute holds at most 64 KB (HDF5's compact
+ * storage), so a longer script goes to the dataset /script, and the
+ * attribute says so (it was dropped silently). */
+enum { SCRIPT_ATTR_MAX = 60000 };
+
+static void write_script(hid_t f, const char *text, hid_t dxpl)
+{
+    size_t len = strlen(text);
+    if (len < SCRIPT_ATTR_MAX) {
+        h5_attr_str(f, "script", text);
+        return;
+    }
+    char note[96];
+    snprintf(note, sizeof note, "(%zu bytes: in the dataset /script)", len);
+    h5_attr_str(f, "script", note);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, len + 1);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t d = H5Dcreate2(f, "script", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (!writer()) H5Sselect_none(sp);
+    H5Dwrite(d, t, sp, sp, dxpl, text);
+    H5Dclose(d); H5Sclose(sp); H5Tclose(t);
+}
+
+static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg, hid_t dxpl)
 {
     const model_def *d = s->m.def;
     h5_attr_str(f, "program", "cardiac " CARDIAC_VERSION);
@@ -130,7 +154,7 @@ static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg)
     par_bcast(when, sizeof when);   /* attribute values must agree across ranks */
     h5_attr_str(f, "created", when);
     h5_attr_str(f, "script_name", cfg->script_name ? cfg->script_name : "(interactive)");
-    h5_attr_str(f, "script", cfg->script ? cfg->script : "");
+    write_script(f, cfg->script ? cfg->script : "", dxpl);
     h5_write_model(f, s);
 }
 
@@ -178,7 +202,7 @@ h5out *h5out_open(const h5out_config *cfg, sim *s, char *err, size_t errlen)
     o->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (par_active()) H5Pset_dxpl_mpio(o->dxpl, H5FD_MPIO_COLLECTIVE);
 
-    write_run_attributes(f, s, cfg);
+    write_run_attributes(f, s, cfg, o->dxpl);
     hid_t gm = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hsize_t dims3[3] = {(hsize_t)s->g.n[2], (hsize_t)s->g.n[1], (hsize_t)s->g.n[0]};
     hid_t sp = H5Screate_simple(3, dims3, NULL);
@@ -317,17 +341,18 @@ static void write_probe(h5out *o, const sim *s, probe *p)
         if (!writer()) H5Sselect_none(sp);
         H5Dwrite(dset, H5T_NATIVE_INT, sp, sp, o->dxpl, ijk);
         H5Dclose(dset); H5Sclose(sp); free(ijk);
+        p->nsaved = 0;   /* a new file holds the whole series (none of it has left memory: first = 0) */
     } else {
         g = H5Gopen2(o->file, path, H5P_DEFAULT);
     }
     size_t n = p->ncombined - p->nsaved;
     hid_t d = H5Dopen2(g, "time", H5P_DEFAULT);
-    append_rows(d, o->dxpl, H5T_NATIVE_DOUBLE, p->t + p->nsaved, n);
+    append_rows(d, o->dxpl, H5T_NATIVE_DOUBLE, probe_time(p, p->nsaved), n);
     H5Dclose(d);
     float *col = malloc(n * p->ncells * sizeof *col);
     for (int v = 0; v < p->nvars; v++) {
         for (size_t q = 0; q < n; q++)
-            memcpy(col + q * p->ncells, p->data + ((p->nsaved + q) * p->nvars + v) * p->ncells,
+            memcpy(col + q * p->ncells, probe_row(p, p->nsaved + q) + (size_t)v * p->ncells,
                    p->ncells * sizeof *col);
         d = H5Dopen2(g, s->m.def->states[p->vars[v]].name, H5P_DEFAULT);
         append_rows(d, o->dxpl, H5T_NATIVE_FLOAT, col, n);
@@ -336,6 +361,46 @@ static void write_probe(h5out *o, const sim *s, probe *p)
     free(col);
     H5Gclose(g);
     p->nsaved = p->ncombined;
+    probe_release(p);
+}
+
+/* Reads rows frow .. frow + n - 1 of probe p from `file` (every rank, through
+ * dxpl): times into t, rows (nvars x ncells each) into rows. */
+static int read_probe_rows(hid_t file, hid_t dxpl, const sim *s, const probe *p, size_t frow, size_t n,
+                           double *t, float *rows)
+{
+    char path[160];
+    snprintf(path, sizeof path, "probes/%s", p->name);
+    hid_t g = H5Gopen2(file, path, H5P_DEFAULT);
+    if (g < 0) return -1;
+    int rc = 0;
+    float *col = malloc((n ? n : 1) * p->ncells * sizeof *col);
+    for (int v = -1; v < p->nvars && rc == 0; v++) {   /* -1: the times */
+        hid_t d = H5Dopen2(g, v < 0 ? "time" : s->m.def->states[p->vars[v]].name, H5P_DEFAULT);
+        hid_t fs = d < 0 ? -1 : H5Dget_space(d);
+        hsize_t start[2] = {frow, 0}, cnt[2] = {n, p->ncells};
+        hid_t ms = H5Screate_simple(v < 0 ? 1 : 2, cnt, NULL);
+        if (d < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
+            H5Dread(d, v < 0 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, ms, fs, dxpl, v < 0 ? (void *)t : col) < 0)
+            rc = -1;
+        for (size_t q = 0; rc == 0 && v >= 0 && q < n; q++)
+            memcpy(rows + (q * p->nvars + v) * p->ncells, col + q * p->ncells, p->ncells * sizeof *col);
+        H5Sclose(ms);
+        if (fs >= 0) H5Sclose(fs);
+        if (d >= 0) H5Dclose(d);
+    }
+    free(col);
+    H5Gclose(g);
+    return rc;
+}
+
+int h5out_read_probe(const h5out *o, const sim *s, const probe *p, size_t q0, size_t n, double *t, float *rows,
+                     char *err, size_t errlen)
+{
+    if (o && read_probe_rows(o->file, o->dxpl, s, p, q0, n, t, rows) == 0) return 0;
+    snprintf(err, errlen, "cannot read samples %zu..%zu of probe '%s' back from the output file%s%s", q0 + 1, q0 + n,
+             p->name, o ? " " : "", o ? o->path : "");
+    return -1;
 }
 
 int h5out_flush(h5out *o, sim *s, int complete)
@@ -350,6 +415,12 @@ void h5out_close(h5out *o, sim *s)
 {
     if (!o) return;
     h5out_flush(o, s, 1);
+    /* the probes' written samples come back to memory: the file may be
+     * overwritten or moved once it is closed */
+    for (size_t q = 0; q < s->nprobes; q++) {
+        char err[512];
+        if (probe_reload(o, s, s->probes[q], err, sizeof err) != 0) sim_fail(s, "%s", err);
+    }
     for (int v = 0; v < o->nvars; v++) H5Dclose(o->dset[v]);
     H5Dclose(o->tset);
     H5Dclose(o->sset);

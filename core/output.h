@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 struct sim;
+struct probe;
 typedef struct h5out h5out;
 
 typedef struct {
@@ -36,6 +37,10 @@ long h5out_every(const h5out *o);
 int h5out_flush(h5out *o, struct sim *s, int complete);
 void h5out_close(h5out *o, struct sim *s);
 const char *h5out_path(const h5out *o);
+/* Reads samples q0 .. q0 + n - 1 of probe p back from the open output o
+ * (NULL: an error). */
+int h5out_read_probe(const h5out *o, const struct sim *s, const struct probe *p, size_t q0, size_t n, double *t,
+                     float *rows, char *err, size_t errlen);
 long h5out_frames(const h5out *o);
 
 /* Reads a whole dataset as doubles. Returns the element count or -1 (err set);

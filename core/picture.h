@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest picture side the shell accepts from a 'scale' (pixels). */
+#define PICTURE_MAX_SIDE 8192
+
 /* field: w x h values (x fastest, y upwards in the picture); mask may be NULL
  * (cells with mask 0 are drawn grey). scale: pixels per cell (>= 1).
  * Returns 0 or -1 with err. */

@@ -28,28 +28,31 @@ static int in_biventricle(const double *u)
 
 int region_contains(const region *r, const grid *g, int i, int j, int k)
 {
-    double x[3] = {grid_center(g, 0, i), grid_center(g, 1, j), grid_center(g, 2, k)};
+    /* A 2D sheet lies in the plane z = 0 (as for function regions): a
+     * region's z is honoured, not dropped (a sphere centred off the plane cuts
+     * it in a smaller disc, a box or slab away from it holds no cell). */
+    double x[3] = {grid_center(g, 0, i), grid_center(g, 1, j), g->dim > 2 ? grid_center(g, 2, k) : 0.0};
     switch (r->kind) {
     case REGION_ALL: return 1;
     case REGION_SLAB: return x[r->axis] >= r->lo[r->axis] && x[r->axis] <= r->hi[r->axis];
     case REGION_BOX:
-        for (int a = 0; a < g->dim; a++)
+        for (int a = 0; a < 3; a++)
             if (x[a] < r->lo[a] || x[a] > r->hi[a]) return 0;
         return 1;
     case REGION_SPHERE: {
         double d2 = 0;
-        for (int a = 0; a < g->dim; a++) d2 += (x[a] - r->center[a]) * (x[a] - r->center[a]);
+        for (int a = 0; a < 3; a++) d2 += (x[a] - r->center[a]) * (x[a] - r->center[a]);
         return d2 <= r->radius * r->radius;
     }
     case REGION_CYLINDER: {
         double d2 = 0;
-        for (int a = 0; a < g->dim; a++)
+        for (int a = 0; a < 3; a++)
             if (a != r->axis) d2 += (x[a] - r->center[a]) * (x[a] - r->center[a]);
         return d2 <= r->radius * r->radius && d2 >= r->inner * r->inner;
     }
     case REGION_BIVENTRICLE: {
         double u[3];
-        for (int a = 0; a < 3; a++) u[a] = x[a] / (g->n[a] * g->h[a]);
+        for (int a = 0; a < 3; a++) u[a] = grid_center(g, a, a == 0 ? i : a == 1 ? j : k) / (g->n[a] * g->h[a]);
         return in_biventricle(u);
     }
     case REGION_CELLS: return 0;

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "par.h"
 #include "sim.h"
+#include "nan_text.h"
 
 double sim_bytes_needed(const grid *g, const model_def *d, int fp64)
 {
@@ -28,6 +29,7 @@ void sim_fail(sim *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->error, sizeof s->error, fmt, ap);
     va_end(ap);
+    nan_text(s->error);
     s->failed = 1;
 }
 
@@ -274,12 +276,12 @@ probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
 
 static void probe_sample(sim *s, probe *p)
 {
-    if (p->nsamples == p->cap) {
+    if (p->nsamples - p->first == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 256;
         p->t = realloc(p->t, p->cap * sizeof *p->t);
         p->data = realloc(p->data, p->cap * p->nvars * p->ncells * sizeof *p->data);
     }
-    p->t[p->nsamples] = sim_time(s);
+    *probe_time(p, p->nsamples) = sim_time(s);
     s->be->probe_record(s, p, p->nsamples);
     p->nsamples++;
     p->last_step = s->nstep;
@@ -324,7 +326,7 @@ static void sim_combine_probes(sim *s)
         probe *p = s->probes[q];
         const size_t row = (size_t)p->nvars * p->ncells;
         if (p->nready > p->ncombined)
-            par_sum_floats(p->data + p->ncombined * row, (p->nready - p->ncombined) * row);
+            par_sum_floats(probe_row(p, p->ncombined), (p->nready - p->ncombined) * row);
         p->ncombined = p->nready;
     }
 }

@@ -26,13 +26,25 @@ typedef struct probe {
     int vars[MODEL_MAX_STATE]; int nvars;
     long every;                 /* sample every this many steps */
     long last_step;             /* step of the last sample, -1 before any */
-    double *t;                  /* nsamples */
-    float *data;                /* nsamples x nvars x ncells */
-    size_t nsamples, cap;
+    /* Samples are counted from the first of the run; memory holds those from
+     * `first` on (t and data index q - first). While an output file is open
+     * it holds the probe's whole series (row q = sample q), and a sample
+     * written there leaves memory (first > 0); closing the output reads them
+     * back (first = 0), so no file has to outlive its output (core/probe.c). */
+    double *t;                  /* nsamples - first */
+    float *data;                /* (nsamples - first) x nvars x ncells */
+    size_t first, nsamples, cap;
     size_t nready;              /* rows of data filled in (the GPU fills them at sync) */
     size_t nsaved;              /* samples already written to the output file */
     size_t ncombined;           /* rows summed over the ranks (each fills the cells it owns) */
 } probe;
+
+/* Sample q (first <= q < nsamples) in memory: its time and its row. */
+static inline double *probe_time(const probe *p, size_t q) { return p->t + (q - p->first); }
+static inline float *probe_row(const probe *p, size_t q)
+{
+    return p->data + (q - p->first) * (size_t)p->nvars * p->ncells;
+}
 
 typedef struct sim sim;
 struct halo_face;
@@ -194,6 +206,13 @@ long sim_local_index(const sim *s, size_t c);
 size_t sim_keep_local(const sim *s, size_t *cells, size_t n);
 /* Takes ownership of the stimulus. */
 void sim_add_stimulus(sim *s, stimulus *st);
+/* Drops the samples written to the open output file from memory, and takes
+ * them all back into memory before it closes (core/probe.c). */
+void probe_release(probe *p);
+int probe_reload(const struct h5out *o, const sim *s, probe *p, char *err, size_t errlen);
+/* Samples q0 .. q0 + n - 1 of p (times and rows of nvars x ncells), from
+ * memory or read back from the open output file; after sim_sync. */
+int probe_read(const sim *s, const probe *p, size_t q0, size_t n, double *t, float *rows, char *err, size_t errlen);
 probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
                      const int *vars, int nvars, long every);
 

@@ -219,7 +219,7 @@ static int default_tsteps(const sim *s, const grid *g, int layout)
 
 // Under mpirun, tplane's ranks hold K ghost layers of every state: a rank's
 // part with them is a z chunk of the one-GPU kernel with its halo planes
-// (cuda/kernels_tplane.cu), advanced K steps between two exchanges.
+// (cuda/kernels_tplane.cuh), advanced K steps between two exchanges.
 static int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
 {
     const int reach = s->order / 2;
@@ -273,7 +273,7 @@ static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 // fastest of `cardiac protocols/benchmark.lua tune` on the H100.
 void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by)
 {
-    // blockDS: threads over the linear storage, as many as fit best (cuda/kernels_block.cu)
+    // blockDS: threads over the linear storage, as many as fit best (cuda/kernels_block.cuh)
     if (layout == LAYOUT_BLOCK) { *bx = 0; *by = 1; }
     else if (n[1] == 1) { *bx = layout == LAYOUT_TBLOCK ? 128 : 256; *by = 1; }
     else switch (layout) {
@@ -874,7 +874,7 @@ static void flush_probes(sim *s)
         if (!pd.pending) continue;
         probe *p = (probe *)pd.p;
         size_t row = p->nvars * p->ncells;
-        CU(s, cudaMemcpy(p->data + p->nready * row, pd.rows, pd.pending * row * sizeof(float),
+        CU(s, cudaMemcpy(probe_row(p, p->nready), pd.rows, pd.pending * row * sizeof(float),
                          cudaMemcpyDeviceToHost));
         p->nready += pd.pending;
         pd.pending = 0;

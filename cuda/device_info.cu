@@ -15,9 +15,23 @@ extern "C" int cuda_device_count(char *why, size_t len)
         err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess) { count = 0; cudaGetLastError(); }
     }
-    if (count == 0 && why)
-        snprintf(why, len, "no CUDA GPU is usable here (%s)",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "no device found");
+    if (count == 0 && why) {
+        // The runtime says "CUDA driver version is insufficient" also where
+        // there is no driver at all (a machine without a GPU): say which.
+        int drv = 0, rt = 0;
+        cudaDriverGetVersion(&drv);
+        cudaRuntimeGetVersion(&rt);
+        if (err == cudaErrorInsufficientDriver && drv == 0)
+            snprintf(why, len, "no CUDA GPU is usable here: there is no NVIDIA driver on this machine (no GPU, "
+                     "or its driver is not installed); use backend = \"cpu\"");
+        else if (err == cudaErrorInsufficientDriver)
+            snprintf(why, len, "no CUDA GPU is usable here: the NVIDIA driver supports CUDA %d.%d, older than the "
+                     "CUDA %d.%d this build needs (update the driver)", drv / 1000, drv % 1000 / 10, rt / 1000,
+                     rt % 1000 / 10);
+        else
+            snprintf(why, len, "no CUDA GPU is usable here (%s)",
+                     err != cudaSuccess ? cudaGetErrorString(err) : "no device found");
+    }
     return count;
 }
 

@@ -53,12 +53,7 @@ for q = 2, #arg do
   if INA[k] then ina[k] = assert(tonumber(v), "calcium_tissue.lua: " .. k .. " takes a number") else o[k] = v end
 end
 -- the model's parameters: these, the INa options, and the dyad count
-local function gr_params(extra)
-  local p = {}
-  for k, v in pairs(ina) do p[k] = v end
-  for k, v in pairs(extra) do p[k] = v end
-  return p
-end
+local function gr_params(extra) return tables.merged(ina, extra) end
 local function ms(x) return x and ("%.2f"):format(x) or "-" end
 local function list(s) local t = {} for x in s:gmatch("[^,]+") do t[#t + 1] = tonumber(x) end return t end
 -- the model of every run: dyad count, the reading and g_k1 of the options

@@ -8,6 +8,8 @@
 -- left in DIR (give that run's machine and date, which those files lack).
 --   cardiac protocols/repro_altanaite_calcium.lua [csv] [from=DIR machine=NAME date=YYYY-MM-DD]
 package.path = (arg[0] and arg[0]:match("(.*/)") or "protocols/") .. "../scripts/?.lua;" .. package.path
+-- a time to two decimals, or "none" where the wave never arrived
+local function ms2(t) return t and ("%.2f"):format(t) or "none" end
 local R, tables = require "reproduction", require "tables"
 local path = arg[1] ~= "-" and arg[1] or nil
 local o = R.options(arg, 2, {"from", "machine", "date"}, "repro_altanaite_calcium.lua")
@@ -54,8 +56,8 @@ local paper_cv = {[10] = 0.524}
 for _, r in ipairs(read("cv.csv")) do
   out:row{quantity = ("CV, 6 x 6 x 24 mm, %d dyads per cell"):format(r.dyads), paper = paper_cv[r.dyads] or 0.523,
           ours = num(r.cv) or "fails", units = "m/s",
-          note = ("paper: t1 10.65, t2 33.6 ms at dx 0.5 mm; ours: t1 %.2f, t2 %.2f ms at dx %g mm, D %s (`%s`)")
-            :format(num(r.t1) or 0 / 0, num(r.t2) or 0 / 0, r.dx, tostring(r.D or 0.2), command("cv"))}
+          note = ("paper: t1 10.65, t2 33.6 ms at dx 0.5 mm; ours: t1 %s, t2 %s ms at dx %g mm, D %s (`%s`)")
+            :format(ms2(num(r.t1)), ms2(num(r.t2)), r.dx, tostring(r.D or 0.2), command("cv"))}
 end
 -- fig. 7.2: CV against Dz (Dx = Dy = 0.2), 10,000 dyads
 local fails, conducts = {}, {}

@@ -12,6 +12,8 @@
 -- keeps the thesis' 0.5 mm with D tuned to the grid (scripts/tune_cv.lua).
 --   cardiac protocols/repro_altanaite_cv.lua [csv]
 package.path = (arg[0] and arg[0]:match("(.*/)") or "protocols/") .. "../scripts/?.lua;" .. package.path
+-- a time to two decimals, or "none" where the wave never arrived
+local function ms2(t) return t and ("%.2f"):format(t) or "none" end
 local R, ordcv = require "reproduction", require "ordcv"
 cardiac.quiet = true
 local path = arg[1] ~= "-" and arg[1] or nil
@@ -22,12 +24,7 @@ local PAPER, TOL = 0.523, 0.10
 -- x-y plane's layer at dx 0.5; the encoding's 0.5 ms does not excite ORd's
 -- cells at any dx, ord_conduction.lua stimulus), the quarter cells
 local base = {len = 24, cells = "quarters", depth = 0.5, dur = 1, thr = -70, D = 0.2}
-local function with(o)
-  local r = {}
-  for k, v in pairs(base) do r[k] = v end
-  for k, v in pairs(o) do r[k] = v end
-  return r
-end
+local function with(o) return (require "tables").merged(base, o) end
 local function dt_for(dx) return dx >= 0.25 and 0.05 or (dx >= 0.1 and 0.01 or 0.004) end
 local function verdict(cv)
   if not cv then return "fails" end
@@ -105,7 +102,7 @@ out:row{quantity = "fig. 7.1: Dz at which conduction fails, 100 mm over one 500 
 local cv, t1, t2 = ordcv.run{model = "gaur_rudy", params = {dyads = 10, ina_m_shift = 10}, prepace = 0, xy = 0.5,
                              len = 24, cells = "quarters", depth = 0.5, dur = 1, dx = 0.5, dt = 0.05}
 out:row{quantity = "CV, 24 mm, dx = 0.5 mm, gaur_rudy (10 dyads), ina_m_shift = 10", paper = PAPER, ours = cv or "fails",
-        units = "m/s", note = ("t1 %.2f, t2 %.2f ms (paper 10.65, 33.6); %s"):format(t1 or 0 / 0, t2 or 0 / 0, verdict(cv))}
+        units = "m/s", note = ("t1 %s, t2 %s ms (paper 10.65, 33.6); %s"):format(ms2(t1), ms2(t2), verdict(cv))}
 local g2, gc2 = failures(24, 400, {0.00625, 0.0125, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4}, nil, true)
 out:row{quantity = "fig. 7.2: Dz at which conduction fails, gaur_rudy (10 dyads), ina_m_shift = 10",
         paper = "0.00625 and 0.4", ours = g2, units = "mm^2/ms", note = "conducts at (D: CV m/s) " .. gc2}

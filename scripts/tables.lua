@@ -90,6 +90,16 @@ function T.read_csv(path)
   return rows
 end
 
+-- A new table holding the fields of each argument in turn (a later one's
+-- field replaces an earlier one's): options over defaults.
+function T.merged(...)
+  local r = {}
+  for q = 1, select("#", ...) do
+    for k, v in pairs(select(q, ...) or {}) do r[k] = v end
+  end
+  return r
+end
+
 --- Rows from parallel columns: tables.rows{t = d.t, V = d.V[1]} -> {{t =, V =}, ...},
 --- as many rows as the longest column (shorter ones leave gaps).
 function T.rows(columns)

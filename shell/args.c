@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "args.h"
+#include "nan_text.h"
 #include "output_paths.h"
 #include "par.h"
 #include "model.h"
@@ -149,6 +150,7 @@ int cardiac_error(lua_State *L, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    nan_text(buf);
     luaL_where(L, 1);
     lua_pushstring(L, buf);
     lua_concat(L, 2);

@@ -158,7 +158,9 @@ const help_entry help_entries[] = {
 {"simulation:probe",
 "sim:probe{name =, cells = {{i, j, k}, ...} | points = {{x, y, z}, ...} | region = r,\n"
 "          vars = {\"V\", ...}, every = 1 | interval = ms} -> probe\n"
-"  Records time series at chosen cells; written to the output file too.\n"
+"  Records time series at chosen cells; written to the open output file too, after which\n"
+"  they leave memory until it closes (probe:data and probe:csv read them back from it).\n"
+"  Fields: name, ncells, nsamples, held (samples in memory).\n"
 "  probe:data() -> {t = {...}, <var> = {{series of cell 1}, ...}}; probe:csv(file)."},
 {"probe:data", "probe:data() -> {t = {...}, <var> = {{series of cell 1}, {series of cell 2}, ...}}"},
 {"probe:csv", "probe:csv(file): writes the time series as CSV (column t_ms, then var_i_j_k)."},

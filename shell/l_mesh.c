@@ -1,12 +1,14 @@
 /* cardiac.mesh: structured grid with spacing in mm and a tissue mask. */
 #include <lauxlib.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
 #include "bindings.h"
 #include "blocks.h"
 #include "mesh_file.h"
+#include "par.h"
 #include "region.h"
 
 grid *check_mesh(lua_State *L, int idx) { return luaL_checkudata(L, idx, MESH_MT); }
@@ -139,6 +141,20 @@ static void apply_phase(lua_State *L, grid *g, const char *fn)
     if (g->ntissue == 0) cardiac_error(L, "%s: the phase field nowhere exceeds the threshold %g", fn, thr);
 }
 
+/* The domain is a whole number of cells: a size between two counts becomes
+ * the nearer one, and says so (it changed silently; a sweep over dx keeps
+ * working). Once per size, spacing and count, on rank 0. */
+static void warn_size(int axis, double size, double h, double n, const char *fn)
+{
+    static char last[128];
+    char key[128];
+    snprintf(key, sizeof key, "%d %g %g", axis, size, h);
+    if (par_rank() != 0 || !strcmp(key, last)) return;
+    snprintf(last, sizeof last, "%s", key);
+    fprintf(stderr, "%s: warning: 'size'[%d] = %g mm is not a whole number of cells of dx = %g mm (%.4g cells): "
+            "the mesh has %.0f cells, %g mm, along %c\n", fn, axis + 1, size, h, size / h, n, n * h, "xyz"[axis]);
+}
+
 static int mesh_new(lua_State *L)
 {
     static const char *const keys[] = {"n", "dx", "size", "tissue", "file", "dataset", "threshold", "phase", NULL};
@@ -165,6 +181,8 @@ static int mesh_new(lua_State *L)
         if (dim_s) {
             if (!(size[a] > 0)) cardiac_error(L, "%s: 'size'[%d] must be positive, got %g", fn, a + 1, size[a]);
             nd[a] = floor(size[a] / h[a] + 0.5);
+            if (nd[a] >= 1 && fabs(size[a] / h[a] - nd[a]) > 1e-6 * fmax(1.0, nd[a]))
+                warn_size(a, size[a], h[a], nd[a], fn);
         }
         if (nd[a] != floor(nd[a]) || nd[a] < 1)
             cardiac_error(L, "%s: 'n'[%d] must be a positive integer, got %g", fn, a + 1, nd[a]);

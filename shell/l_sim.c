@@ -175,7 +175,7 @@ static int sim_new(lua_State *L)
         if (!cfg.layout || (strcmp(cfg.layout, "tblock") && strcmp(cfg.layout, "tplane")))
             cardiac_error(L, "%s: 'tsteps' applies to layouts \"tblock\" and \"tplane\" only", fn);
     }
-    /* what the tplane kernel runs (cuda/kernels_tplane.cu) */
+    /* what the tplane kernel runs (cuda/kernels_tplane.cuh) */
     if (cfg.layout && !strcmp(cfg.layout, "tplane")) {
         if (g->dim != 3)
             cardiac_error(L, "%s: layout \"tplane\" is for volumes (3D meshes); %dD meshes run layout = \"tblock\" "
@@ -573,6 +573,37 @@ static probe *check_probe(lua_State *L, int idx)
     return lp->p;
 }
 
+/* Probe samples are read in chunks: from memory, or back from the output
+ * file for those already written there (core/probe.c). */
+enum { PROBE_CHUNK = 4096 };
+
+typedef struct {
+    double *t;
+    float *rows;
+} probe_chunk;
+
+static void chunk_alloc(lua_State *L, probe_chunk *ch, const probe *p)
+{
+    ch->t = malloc(PROBE_CHUNK * sizeof *ch->t);
+    ch->rows = malloc((size_t)PROBE_CHUNK * p->nvars * p->ncells * sizeof *ch->rows);
+    if (!ch->t || !ch->rows) {
+        free(ch->t); free(ch->rows);
+        cardiac_error(L, "probe '%s': out of memory reading its samples", p->name);
+    }
+}
+
+/* Reads samples q0.. (at most a chunk) into ch; returns how many, raising on failure. */
+static size_t chunk_read(lua_State *L, const sim *s, const probe *p, probe_chunk *ch, size_t q0, const char *fn)
+{
+    size_t n = p->nsamples - q0 < PROBE_CHUNK ? p->nsamples - q0 : PROBE_CHUNK;
+    char err[1024];
+    if (probe_read(s, p, q0, n, ch->t, ch->rows, err, sizeof err) != 0) {
+        free(ch->t); free(ch->rows);
+        cardiac_error(L, "%s: %s", fn, err);
+    }
+    return n;
+}
+
 /* probe:data() -> {t = {...}, <var> = {{cell 1 series}, {cell 2 series}, ...}} */
 static int probe_data(lua_State *L)
 {
@@ -581,22 +612,39 @@ static int probe_data(lua_State *L)
     sim *s = check_sim(L, -1);
     char err[512];
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:data: %s", err);
+    luaL_checkstack(L, p->nvars + 8, "probe:data");
     lua_createtable(L, 0, p->nvars + 1);
+    const int res = lua_gettop(L);
     lua_createtable(L, (int)p->nsamples, 0);
-    for (size_t q = 0; q < p->nsamples; q++) { lua_pushnumber(L, p->t[q]); lua_rawseti(L, -2, (lua_Integer)q + 1); }
-    lua_setfield(L, -2, "t");
-    for (int v = 0; v < p->nvars; v++) {
+    lua_pushvalue(L, -1);
+    lua_setfield(L, res, "t");
+    for (int v = 0; v < p->nvars; v++) {   /* stack: res, t, then one table of cells per variable */
         lua_createtable(L, (int)p->ncells, 0);
         for (size_t c = 0; c < p->ncells; c++) {
             lua_createtable(L, (int)p->nsamples, 0);
-            for (size_t q = 0; q < p->nsamples; q++) {
-                lua_pushnumber(L, p->data[(q * p->nvars + v) * p->ncells + c]);
-                lua_rawseti(L, -2, (lua_Integer)q + 1);
-            }
             lua_rawseti(L, -2, (lua_Integer)c + 1);
         }
-        lua_setfield(L, -2, s->m.def->states[p->vars[v]].name);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, res, s->m.def->states[p->vars[v]].name);
     }
+    probe_chunk ch;
+    chunk_alloc(L, &ch, p);
+    for (size_t q0 = 0; q0 < p->nsamples;) {
+        size_t n = chunk_read(L, s, p, &ch, q0, "probe:data");
+        for (size_t q = 0; q < n; q++) { lua_pushnumber(L, ch.t[q]); lua_rawseti(L, res + 1, (lua_Integer)(q0 + q) + 1); }
+        for (int v = 0; v < p->nvars; v++)
+            for (size_t c = 0; c < p->ncells; c++) {
+                lua_rawgeti(L, res + 2 + v, (lua_Integer)c + 1);
+                for (size_t q = 0; q < n; q++) {
+                    lua_pushnumber(L, ch.rows[(q * p->nvars + v) * p->ncells + c]);
+                    lua_rawseti(L, -2, (lua_Integer)(q0 + q) + 1);
+                }
+                lua_pop(L, 1);
+            }
+        q0 += n;
+    }
+    free(ch.t); free(ch.rows);
+    lua_settop(L, res);
     return 1;
 }
 
@@ -614,12 +662,16 @@ static int probe_csv(lua_State *L)
     sim *s = check_sim(L, -1);
     char err[1024];
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "probe:csv: %s", err);
-    /* under MPI rank 0 writes the file (every rank holds the combined samples) */
+    probe_chunk ch;
+    chunk_alloc(L, &ch, p);
+    /* under MPI rank 0 writes the file (every rank reads the samples: a read
+     * from the live output file is collective) */
     FILE *f = par_rank() == 0 ? fopen(path, "w") : fopen("/dev/null", "w");
     int ok = f != NULL;
     par_bcast(&ok, sizeof ok);
     if (!ok) {
         if (f) fclose(f);
+        free(ch.t); free(ch.rows);
         return cardiac_error(L, "probe:csv: cannot write '%s'", path);
     }
     fprintf(f, "t_ms");
@@ -630,12 +682,23 @@ static int probe_csv(lua_State *L)
             fprintf(f, ",%s_%d_%d_%d", s->m.def->states[p->vars[v]].name, i + 1, j + 1, k + 1);
         }
     fputc('\n', f);
-    for (size_t q = 0; q < p->nsamples; q++) {
-        fprintf(f, "%.9g", p->t[q]);
-        for (int v = 0; v < p->nvars; v++)
-            for (size_t c = 0; c < p->ncells; c++) fprintf(f, ",%.7g", p->data[(q * p->nvars + v) * p->ncells + c]);
-        fputc('\n', f);
+    for (size_t q0 = 0; q0 < p->nsamples;) {
+        size_t n = p->nsamples - q0 < PROBE_CHUNK ? p->nsamples - q0 : PROBE_CHUNK;
+        if (probe_read(s, p, q0, n, ch.t, ch.rows, err, sizeof err) != 0) {
+            fclose(f);
+            if (par_rank() == 0) remove(path);
+            free(ch.t); free(ch.rows);
+            return cardiac_error(L, "probe:csv: %s", err);
+        }
+        for (size_t q = 0; q < n; q++) {
+            fprintf(f, "%.9g", ch.t[q]);
+            for (int v = 0; v < p->nvars; v++)
+                for (size_t c = 0; c < p->ncells; c++) fprintf(f, ",%.7g", ch.rows[(q * p->nvars + v) * p->ncells + c]);
+            fputc('\n', f);
+        }
+        q0 += n;
     }
+    free(ch.t); free(ch.rows);
     fclose(f);
     return 0;
 }
@@ -649,6 +712,7 @@ static int probe_index(lua_State *L)
     if (!strcmp(k, "name")) lua_pushstring(L, p->name);
     else if (!strcmp(k, "nsamples")) lua_pushinteger(L, (lua_Integer)p->nsamples);
     else if (!strcmp(k, "ncells")) lua_pushinteger(L, (lua_Integer)p->ncells);
+    else if (!strcmp(k, "held")) lua_pushinteger(L, (lua_Integer)(p->nsamples - p->first));
     else lua_pushnil(L);
     return 1;
 }
@@ -702,6 +766,13 @@ void png_slice_options(lua_State *L, int opts, const grid *g, const char *path, 
     *z = args_integer(L, opts, fn, "z", (g->n[2] + 1) / 2, 0, 1);
     if (*z > g->n[2]) cardiac_error(L, "%s: 'z' = %d is outside 1..%d", fn, (int)*z, g->n[2]);
     *scale = args_integer(L, opts, fn, "scale", g->n[0] < 256 ? 512 / g->n[0] : 1, 0, 1);
+    /* a side of more than PICTURE_MAX_SIDE pixels takes minutes and
+     * gigabytes to write, and most viewers refuse it */
+    const long side = g->n[0] > g->n[1] ? g->n[0] : g->n[1];
+    if (*scale > 1 && side * *scale > PICTURE_MAX_SIDE)
+        cardiac_error(L, "%s: 'scale' = %ld would make a picture %ld pixels wide; at most %d (scale <= %ld for "
+                      "this mesh)", fn, *scale, side * *scale, PICTURE_MAX_SIDE,
+                      side < PICTURE_MAX_SIDE ? PICTURE_MAX_SIDE / side : 1L);
     args_writable(L, path, NULL, args_boolean(L, opts, fn, "overwrite", 0), "picture", fn);
 }
 

@@ -185,5 +185,32 @@ expect_error("parameter NaN", function() sim:set_param("gamma", nan) end, "'gamm
 expect_error("run(NaN)", function() sim:run(nan) end, "duration", "NaN")
 if sim.t == 0 then pass = pass + 1 else fail = fail + 1; print("FAIL a refused NaN advanced the simulation") end
 
+-- a picture too large to write in reasonable time is refused before anything is written
+local png = dir .. "/huge.png"
+expect_error("png: scale too large", function() sim:png(png, {scale = 5000}) end, "'scale' = 5000", "at most 8192")
+local f = io.open(png)
+if f then f:close(); fail = fail + 1; print("FAIL a refused picture left a file") else pass = pass + 1 end
+-- a NaN formatted by C's %g reads "NaN" in a message, not "-nan"
+expect_error("NaN in a formatted message", function() cardiac.mesh{n = {10}, dx = 0 / 0} end, "NaN")
+local _, msg = pcall(cardiac.mesh, {n = {10}, dx = 0 / 0})
+if tostring(msg):find("nan", 1, true) then fail = fail + 1; print("FAIL message says nan: " .. msg) else pass = pass + 1 end
+
+-- a 2D sheet lies in the plane z = 0: a region's z counts (it was dropped)
+local function expect(cond, what)
+  if cond then pass = pass + 1 else fail = fail + 1 end
+  print(string.format("%s %s", cond and "ok  " or "FAIL", what))
+end
+local sheet = cardiac.mesh{n = {40, 40}, dx = 0.25}
+local disc = sheet:count(cardiac.sphere{center = {5, 5, 0}, radius = 2})
+local cut = sheet:count(cardiac.sphere{center = {5, 5, 1.5}, radius = 2})
+expect(disc > 180 and cut > 60 and cut < 0.5 * disc,
+       ("2D: a sphere 1.5 mm off the sheet cuts a smaller disc (%d cells against %d)"):format(cut, disc))
+expect(sheet:count(cardiac.box{min = {0, 0, 1}, max = {10, 10, 2}}) == 0, "2D: a box above the sheet selects no cell")
+expect(sheet:count(cardiac.slab{axis = "z", from = -1, to = 1}) == 1600, "2D: a slab across z = 0 selects the sheet")
+-- a size between two cell counts becomes the nearer one (with a warning), m.size says which
+local odd = cardiac.mesh{size = {10.1, 5}, dx = 0.25}
+expect(odd.n[1] == 40 and math.abs(odd.size[1] - 10) < 1e-12, ("size 10.1 at dx 0.25: %d cells, %g mm"):format(
+  odd.n[1], odd.size[1]))
+
 print(string.format("%d passed, %d failed", pass, fail))
 if fail > 0 then os.exit(1) end

@@ -119,5 +119,37 @@ int main(void)
     CHECK(h5out_open(&bad, s, err, sizeof err) == NULL && strstr(err, "/proc/cardiac-no-such-dir"), "unwritable path refused: %s", err);
     sim_destroy(s);
     free(at20);
+
+    /* a script over HDF5's 64 KB attribute limit: kept whole in the dataset
+     * /script, the attribute saying so (it was lost silently) */
+    const char *big_path = "big_script_test.h5";
+    unlink(big_path);
+    unlink("big_script_test.xmf");
+    size_t big_len = 100000;
+    char *big = malloc(big_len + 1);
+    for (size_t q = 0; q < big_len; q++) big[q] = q % 80 == 79 ? '\n' : "-- padding "[q % 11];
+    big[big_len] = 0;
+    s = make_sim();
+    h5out_config bcfg = {big_path, vars, 2, 5, 0, big, "big.lua"};
+    s->out = h5out_open(&bcfg, s, err, sizeof err);
+    CHECK(s->out != NULL, "open with a 100 KB script: %s", err);
+    sim_destroy(s);
+    f = H5Fopen(big_path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char note[128] = "";
+    a = H5Aopen(f, "script", H5P_DEFAULT);
+    t = H5Aget_type(a);
+    if (H5Tget_size(t) < sizeof note) H5Aread(a, t, note);
+    H5Tclose(t); H5Aclose(a);
+    CHECK(strstr(note, "100000 bytes") && strstr(note, "/script"), "the attribute points to the dataset: '%s'", note);
+    hid_t ds = H5Dopen2(f, "script", H5P_DEFAULT);
+    t = ds < 0 ? -1 : H5Dget_type(ds);
+    char *back = calloc(big_len + 2, 1);
+    if (ds >= 0 && H5Tget_size(t) == big_len + 1) H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, back);
+    CHECK(ds >= 0 && !strcmp(back, big), "the dataset /script holds the whole script");
+    if (ds >= 0) { H5Tclose(t); H5Dclose(ds); }
+    H5Fclose(f);
+    free(back); free(big);
+    unlink(big_path);
+    unlink("big_script_test.xmf");
     return check_summary();
 }
