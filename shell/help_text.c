@@ -16,8 +16,7 @@ const help_entry help_entries[] = {
 {"cardiac.version", "cardiac.version: version string of this program."},
 {"cardiac.clock", "cardiac.clock() -> seconds of a monotonic wall clock (for timing runs; os.clock is CPU time)."},
 {"cardiac.quiet", "cardiac.quiet = true: no progress line during runs (default: shown on a terminal)."},
-{"cardiac.models", "cardiac.models() -> list of model names: karma, aliev_panfilov, mitchell_schaeffer, bueno_orovio,\n"
-"  ohara_rudy, tentusscher_2006, fenton_karma."},
+{"cardiac.models", "cardiac.models() -> list of model names: @models@."},
 {"cardiac.h5read",
 "cardiac.h5read(file, dataset) -> values, dims\n"
 "  Reads a whole HDF5 dataset as a flat list (last index fastest) and its dimensions.\n"

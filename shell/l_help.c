@@ -4,12 +4,26 @@
 #include <string.h>
 #include "bindings.h"
 #include "help_text.h"
+#include "model.h"
 
 static const char *lookup(const char *name)
 {
     for (const help_entry *e = help_entries; e->name; e++)
         if (!strcmp(e->name, name)) return e->text;
     return NULL;
+}
+
+/* Prints a help text; "@models@" in it becomes the registry's model names
+ * (core/models/list.h), so the help cannot fall behind the models built. */
+static void print_text(const char *text)
+{
+    const char *at;
+    while ((at = strstr(text, "@models@")) != NULL) {
+        printf("%.*s", (int)(at - text), text);
+        for (size_t i = 0; i < model_count(); i++) printf("%s%s", i ? ", " : "", model_at(i)->name);
+        text = at + strlen("@models@");
+    }
+    printf("%s\n", text);
 }
 
 /* Prints the entries "<short>:<method>" after the type's own entry. */
@@ -50,7 +64,7 @@ static int help(lua_State *L)
         printf("no help for %s; try help() for the overview\n", name ? name : luaL_typename(L, 1));
         return 0;
     }
-    printf("%s\n", text);
+    print_text(text);
     if (!strncmp(name, "cardiac.", 8)) print_methods(name);
     fflush(stdout);
     return 0;
