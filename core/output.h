@@ -7,6 +7,10 @@
 #define CARDIAC_OUTPUT_H
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sim;
 struct probe;
 typedef struct h5out h5out;
@@ -47,5 +51,9 @@ long h5out_frames(const h5out *o);
  * dims (up to 8) and rank are filled. *data is malloc'd. */
 long h5_read_dataset(const char *path, const char *name, double **data, long dims[8], int *rank,
                      char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -506,12 +506,37 @@ void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
     par_sum_floats(dst, n);
 }
 
-double sim_time_steps(sim *s, long nsteps)
+double sim_time_steps(sim *s, long nsteps, int exchange)
 {
+    s->halo_off = !exchange;
     double ms = s->be->time_steps(s, nsteps);
+    s->halo_off = 0;
+    s->nstep += nsteps;
     par_max_doubles(&ms, 1);
     return ms;
 }
+
+void sim_forget_bad_cell(sim *s) { s->bad_cell = s->bad_gcell = -1; }
+
+int sim_output_open(sim *s, const h5out_config *cfg, char *err, size_t errlen)
+{
+    if (s->out) {
+        snprintf(err, errlen, "this simulation already writes '%s'; close it first with sim:close_output()",
+                 h5out_path(s->out));
+        return -1;
+    }
+    s->out = h5out_open(cfg, s, err, errlen);
+    return s->out ? 0 : -1;
+}
+
+const char *sim_output_path(const sim *s) { return s->out ? h5out_path(s->out) : NULL; }
+
+void sim_output_close(sim *s)
+{
+    if (s->out) h5out_close(s->out, s);
+}
+
+int sim_output_flush(sim *s, int complete) { return s->out ? h5out_flush(s->out, s, complete) : 0; }
 
 /* Writes the queued output snapshot, if any, to the file. */
 static int write_pending_frame(sim *s, char *err, size_t errlen)

@@ -10,6 +10,7 @@
 #include "grid.h"
 #include "model.h"
 #include "multiscale.h"
+#include "output.h"
 #include "param_sets.h"
 #include "stencil.h"
 #include "stimulus.h"
@@ -254,8 +255,17 @@ int sim_precision(const sim *s);
 int sim_var_fp64(const sim *s, int v);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
-/* Milliseconds nsteps steps take on the slowest rank. */
-double sim_time_steps(sim *s, long nsteps);
+/* Milliseconds nsteps steps take on the slowest rank (they count as steps);
+ * exchange = 0 skips the halo exchange under MPI, to time compute alone
+ * (the state is then unfit to go on with). */
+double sim_time_steps(sim *s, long nsteps, int exchange);
+/* After the state was set anew: the non-finite cell seen before is gone. */
+void sim_forget_bad_cell(sim *s);
+/* The simulation's HDF5 output (core/output.h): one at a time. */
+int sim_output_open(sim *s, const h5out_config *cfg, char *err, size_t errlen);
+void sim_output_close(sim *s);
+int sim_output_flush(sim *s, int complete);
+const char *sim_output_path(const sim *s);   /* NULL without an output */
 /* The steps that advance s by ms (the nearest whole number of steps to what
  * the calls so far asked for): the remainder is carried to the next call, so
  * many short runs add up to their sum, and a run shorter than half a step

@@ -252,7 +252,7 @@ static int advance(lua_State *L, sim *s, long nsteps)
     if (lua_istable(L, -1) && lua_getfield(L, -1, "quiet") != LUA_TNIL && lua_toboolean(L, -1)) pc.tty = 0;
     lua_settop(L, 2);
     int r = sim_advance(s, nsteps, &cardiac_interrupted, progress, &pc, err, sizeof err);
-    if (s->out) h5out_flush(s->out, s, r != 0);
+    sim_output_flush(s, r != 0);
     if (r == 1) {
         cardiac_interrupted = 0;
         lua_sethook(L, NULL, 0, 0);
@@ -456,7 +456,7 @@ static int sim_set(lua_State *L)
     sim_set_state(s, v, f);
     if (multiscale_set_cells(s, v, cells, n, f) != 0) sim_fail(s, "out of memory setting the calcium release units");
     backend_check(L, s, fn);
-    s->bad_cell = s->bad_gcell = -1;
+    sim_forget_bad_cell(s);
     free(f);
     free(cells);
     lua_pushinteger(L, (lua_Integer)n);
@@ -726,7 +726,9 @@ static int sim_output(lua_State *L)
     sim *s = check_sim(L, 1);
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    if (s->out) cardiac_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn, h5out_path(s->out));
+    if (sim_output_path(s))
+        cardiac_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn,
+                      sim_output_path(s));
     h5out_config cfg = {0};
     cfg.path = args_string(L, 2, fn, "file", NULL, 1);
     cfg.every = args_integer(L, 2, fn, "every", 0, 0, 1);
@@ -746,8 +748,7 @@ static int sim_output(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, "cardiac.script_name");
     cfg.script_name = lua_tostring(L, -1);
     char err[512];
-    s->out = h5out_open(&cfg, s, err, sizeof err);
-    if (!s->out) return cardiac_error(L, "%s: %s", fn, err);
+    if (sim_output_open(s, &cfg, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
     if (sim_record(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
     lua_pushstring(L, cfg.path);
     return 1;
@@ -756,7 +757,7 @@ static int sim_output(lua_State *L)
 static int sim_close_output(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    if (s->out) h5out_close(s->out, s);
+    sim_output_close(s);
     return 0;
 }
 
@@ -873,12 +874,8 @@ static int sim_benchmark(lua_State *L)
     char err[512];
     double ms[1000];
     if (sim_advance(s, 0, NULL, NULL, NULL, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
-    if (warm) sim_time_steps(s, warm);
-    s->nstep += warm;
-    for (long r = 0; r < reps && !s->failed; r++) {
-        ms[r] = sim_time_steps(s, steps);
-        s->nstep += steps;
-    }
+    if (warm) sim_time_steps(s, warm, 1);
+    for (long r = 0; r < reps && !s->failed; r++) ms[r] = sim_time_steps(s, steps, 1);
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
     if (s->bad_cell >= 0) return cardiac_error(L, "%s: the state became NaN or Inf during the benchmark (step %ld)", fn, s->bad_step);
     lua_createtable(L, 0, 4);
@@ -897,9 +894,7 @@ static int sim_benchmark(lua_State *L)
        difference is the communication that compute did not hide */
     if (s->dc.nranks > 1 && reps) {
         double off[1000];
-        s->halo_off = 1;
-        for (long r = 0; r < reps; r++) { off[r] = sim_time_steps(s, steps); s->nstep += steps; }
-        s->halo_off = 0;
+        for (long r = 0; r < reps; r++) off[r] = sim_time_steps(s, steps, 0);
         qsort(off, (size_t)reps, sizeof off[0], cmp_double);
         double moff = reps % 2 ? off[reps / 2] : 0.5 * (off[reps / 2 - 1] + off[reps / 2]);
         lua_pushnumber(L, fmax(0.0, med - moff) / steps);
@@ -944,7 +939,7 @@ static int sim_index(lua_State *L)
         else if (k[0] == 'd') lua_pushnumber(L, m);
         else lua_pushboolean(L, bad < 0);
     }
-    else if (!strcmp(k, "output_file")) { if (s->out) lua_pushstring(L, h5out_path(s->out)); else lua_pushnil(L); }
+    else if (!strcmp(k, "output_file")) lua_pushstring(L, sim_output_path(s));
     else if (!strcmp(k, "D")) {
         lua_createtable(L, s->g.dim, 0);
         for (int a = 0; a < s->g.dim; a++) { lua_pushnumber(L, s->D[a]); lua_rawseti(L, -2, a + 1); }
