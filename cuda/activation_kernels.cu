@@ -1,5 +1,5 @@
 // Activation trackers on the GPU: one thread per row-major cell applies the
-// shared per-cell rule of core/activation.h to V read where the layout
+// shared per-cell rule of core/measure/activation.h to V read where the layout
 // stores it. Cells of blockDS blocks that are not stored hold no tissue and
 // keep their starting state.
 #include "launch.h"

@@ -34,8 +34,8 @@ struct cuda_data {
     void *istim;
     int stim_any;
     std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
-    std::vector<size_t *> clamp_cells;    // and of each clamp's (core/clamp.h)
-    uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/param_sets.h)
+    std::vector<size_t *> clamp_cells;    // and of each clamp's (core/interventions/clamp.h)
+    uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/interventions/param_sets.h)
     void *ptable;                         // the sets in the state's precision, MODEL_MAX_PARAM apart
     uint16_t *flags;
     float *phi;                           // phase field in storage order, or null
@@ -72,7 +72,7 @@ struct cuda_data {
     size_t facecap;
     bool xy_split;                          // split along x or y (tplane: no overlap)
     gpu_dyads *dyads;                       // multiscale models: the calcium release units (cuda/dyad_stage.h)
-    // phase singularities (core/tips.h), made on first use: the tissue sums'
+    // phase singularities (core/measure/tips.h), made on first use: the tissue sums'
     // partials, the singular plaquettes found and their count
     double *phase_part2;
     sing_face *faces;
@@ -821,7 +821,7 @@ static void cuda_dyads_copy(sim *s, void *const *var, uint32_t *ryr, int to_host
 }
 
 // The dyad stage of the step that starts at step count `step`, before the
-// cell level reads its means (core/multiscale.h).
+// cell level reads its means (core/multiscale/multiscale.h).
 static void dyad_stage(sim *s, cuda_data *cd, long long step)
 {
     const int changed = multiscale_clamps_at(s, (long)step);
@@ -1116,7 +1116,7 @@ static void cuda_ecg(sim *s, const double *el, int ne, double *acc)
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
-// ---- phase singularities (core/tips.h) ----
+// ---- phase singularities (core/measure/tips.h) ----
 
 static phase_part part_of(const sim *s)
 {
@@ -1295,7 +1295,7 @@ static void face_copy_blocks(sim *s, int var, const halo_face *f, void *host, in
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
-// Ghost layers (core/halo.h): one strided copy between the row-major state
+// Ghost layers (core/parallel/halo.h): one strided copy between the row-major state
 // and a pinned host buffer, synchronous (host-staged exchange).
 static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
 {

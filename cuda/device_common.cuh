@@ -34,7 +34,7 @@ __device__ __forceinline__ unsigned full_box_flags(int i, int j, int k, const in
     return inner ? 0xFFFFu : box_flags(i, j, k, n);
 }
 
-// The boundary rule of core/stencil_rule.h in each precision.
+// The boundary rule of core/engine/stencil_rule.h in each precision.
 __device__ __forceinline__ float axis_rule(float v0, float m1, float p1, float m2, float p2, unsigned f, int order)
 {
     return stencil_axis_rule_f32(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1, order);
@@ -77,7 +77,7 @@ __device__ __forceinline__ T interior_diffusion(const T *Vc, int sy, int sz, con
     return diff;
 }
 
-// The phase-field diffusion term (thesis eq. 4.1; core/stencil_point.h, the
+// The phase-field diffusion term (thesis eq. 4.1; core/engine/stencil_point.h, the
 // CPU's form, in the same order of operations): (1/phi_c) sum_a coef_a
 // sum_n (phi_c + phi_n)/2 (V_n - V_c) over the neighbours n whose flag is set.
 // at(a, off) gives the stored index of the neighbour off cells along view axis a.
@@ -185,7 +185,7 @@ __device__ __forceinline__ void check_finite(const T *y, size_t c, long long ste
     if (!all_finite<NS>(y)) report_bad(c, step, bad);
 }
 
-// The slots a model derives from its parameters (core/model.h, nslots), for
+// The slots a model derives from its parameters (core/models/model.h, nslots), for
 // the defaults folded at compile time: none, but for the models of
 // CARDIAC_DERIVED_MODELS (core/models/list.h), whose <name>_derive fills them.
 template <class M> __device__ __forceinline__ void derive_slots(double *) {}
@@ -215,7 +215,7 @@ CARDIAC_MODELS(CARDIAC_MODEL_TYPE)
 CARDIAC_DERIVED_MODELS(CARDIAC_DERIVED_TYPE)
 #undef CARDIAC_DERIVED_TYPE
 
-// Precision "mixed" (core/instances.h): the model's double kernels with its
+// Precision "mixed" (core/engine/instances.h): the model's double kernels with its
 // _mix step, for CARDIAC_MIXED_MODELS (launch.h). mixed_of names that type,
 // void for the others.
 template <class M> struct mixed_of { using type = void; };

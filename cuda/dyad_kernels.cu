@@ -2,7 +2,7 @@
 // and with -fmad=false (cuda/CMakeLists.txt): every operation of a dyad's
 // step then rounds as gcc's does on the CPU, so that from the same cell
 // coefficients both backends compute the same channel probabilities, bit for
-// bit, and the binomial sampler (core/binomial.h) turns the same random word
+// bit, and the binomial sampler (core/multiscale/binomial.h) turns the same random word
 // into the same count.
 //
 // Work per step (thread d of block b of cell k handles dyad b * threads + d):

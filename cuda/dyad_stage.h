@@ -1,11 +1,11 @@
-// The dyad stage of multiscale cell models on the GPU (core/multiscale.h):
+// The dyad stage of multiscale cell models on the GPU (core/multiscale/multiscale.h):
 // every dyad's state in GPU memory for the whole run, and one time step of
 // every dyad of every owned tissue cell as four kernels on the compute
 // stream (cuda/dyad_kernels.cu): the cells' shared coefficients, the
 // reaction step of each dyad with per-block sums, diffusion between the
 // cell's dyads with per-block sums, and the cells' means. The equations are
-// core/dyads.h, the same functions as the CPU's stage, and the random words
-// the same keys (core/dyad_rng.h), so both backends draw the same channel
+// core/multiscale/dyads.h, the same functions as the CPU's stage, and the random words
+// the same keys (core/multiscale/dyad_rng.h), so both backends draw the same channel
 // counts from the same probabilities.
 #ifndef CARDIAC_CUDA_DYAD_STAGE_H
 #define CARDIAC_CUDA_DYAD_STAGE_H
@@ -18,7 +18,7 @@ struct gpu_dyads;
 
 // Device bytes the dyad stage of s needs for ncells cells (0 for models without dyads).
 double gpu_dyads_bytes(const sim *s, size_t ncells);
-// The dyads of s->ms's cells (core/multiscale.c made the host-side lists),
+// The dyads of s->ms's cells (core/multiscale/multiscale.c made the host-side lists),
 // at the resting state, filled on stream st; nullptr with err.
 gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen);
 void gpu_dyads_free(gpu_dyads *g);
@@ -36,7 +36,7 @@ struct dyad_launch {
     cudaStream_t stream;
 };
 // The dyads' state to (to_host) or from host arrays var[MS_NVAR] and ryr
-// (ncells x n each, cell-major, the state's precision; core/multiscale.h),
+// (ncells x n each, cell-major, the state's precision; core/multiscale/multiscale.h),
 // on stream st; waits.
 void gpu_dyads_copy(gpu_dyads *g, void *const *var, uint32_t *ryr, int to_host, cudaStream_t st);
 // Queues one step of every dyad; writes the means into the cell state.

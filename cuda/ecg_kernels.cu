@@ -1,4 +1,4 @@
-// Pseudo-ECG on the GPU (core/ecg.h): one thread per row-major cell of the
+// Pseudo-ECG on the GPU (core/measure/ecg.h): one thread per row-major cell of the
 // rank's stored part computes its owned tissue cell's contribution to every
 // electrode with the shared per-cell term; warps and then blocks sum them,
 // and one atomic add per block and electrode accumulates the total.

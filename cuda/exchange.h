@@ -1,8 +1,8 @@
 // Halo exchange between the GPUs of a run split over MPI ranks (the plan of
-// faces: core/halo.h). Two ways, chosen at run time and named in the run log
+// faces: core/parallel/halo.h). Two ways, chosen at run time and named in the run log
 // by rank 0: NCCL point-to-point sends between the GPUs' memories (NVLink or
 // the network; libnccl.so.2 loaded with dlopen, so the program runs without
-// it), else host-staged copies through pinned buffers and MPI (core/halo.c).
+// it), else host-staged copies through pinned buffers and MPI (core/parallel/halo.c).
 #ifndef CARDIAC_CUDA_EXCHANGE_H
 #define CARDIAC_CUDA_EXCHANGE_H
 #include <cuda_runtime.h>

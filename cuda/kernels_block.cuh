@@ -1,4 +1,4 @@
-// The blockDS layout (thesis 4.4, core/blocks.h): the state of the blocks
+// The blockDS layout (thesis 4.4, core/mesh/blocks.h): the state of the blocks
 // with tissue, stored one after another, one thread per stored cell over the
 // linear storage (so the thread block size is free of the block size, which
 // matters for ORd: 512 threads of 180 registers do not fit on an SM).

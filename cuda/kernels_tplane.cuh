@@ -49,7 +49,7 @@
 // depends on them (level l's values are right from l cells inside the
 // stored box on), and they are not written.
 //
-// Boundaries: no flux, by the rule of core/stencil_rule.h (a missing
+// Boundaries: no flux, by the rule of core/engine/stencil_rule.h (a missing
 // neighbour reads as the cell itself), applied by selects on the neighbour's
 // value, so that every cell computes the naive kernel's expression: the
 // results are bitwise equal to naive's in fp64 and, in fp32, on full boxes of

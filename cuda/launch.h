@@ -19,7 +19,7 @@
 #define MARCHING_MAX_STATES 8
 
 // The models whose kernels are also built with their mixed step (precision
-// "mixed", model_def.step_mix, core/instances.h), each with the states it
+// "mixed", model_def.step_mix, core/engine/instances.h), each with the states it
 // stores in float then (bit v: state v; model_def.mixed_float); the backend
 // refuses "mixed" for any other model.
 #define CARDIAC_MIXED_MODELS(X) X(ohara_rudy, ORD_MIXED_FLOAT_STATES)
@@ -72,7 +72,7 @@ struct launch_ctx {
     const void *istim;                // stimulus current per cell (row-major), or null when none is on
     const uint16_t *flags;            // neighbour flags per stored cell (masked grids, blockDS), else null
     const float *phi;                 // phase field per stored cell (naive, block), or null
-    const uint8_t *plabel;            // parameter set per stored cell (core/param_sets.h), or null: p everywhere
+    const uint8_t *plabel;            // parameter set per stored cell (core/interventions/param_sets.h), or null: p everywhere
     const void *ptable;               // the sets, MODEL_MAX_PARAM values apart, in the state's precision
     double coef[3];                   // D/h^2 per view axis, 1/ms
     double dt;
@@ -138,19 +138,19 @@ void import_field(const store_map &m, int fp64, const float *src, void *dst, cud
 // The same in the state's own precision (fp64: double), row-major, for checkpoints.
 void export_state(const store_map &m, int fp64, const void *src, void *dst, double absent, cudaStream_t st);
 void import_state(const store_map &m, int fp64, const void *src, void *dst, cudaStream_t st);
-// Ghost layers (core/halo.h) between a state array of layout m and a
+// Ghost layers (core/parallel/halo.h) between a state array of layout m and a
 // contiguous device buffer, in the face's row-major order: for layouts that
 // do not store the face as strided rows (blockDS under mpirun). Cells not
 // stored are packed as `absent` and skip what they receive.
 void face_pack(const store_map &m, int fp64, const void *src, const halo_face &f, void *buf, double absent,
                cudaStream_t st);
 void face_unpack(const store_map &m, int fp64, const void *buf, const halo_face &f, void *dst, cudaStream_t st);
-// Activation trackers (cuda/activation_kernels.cu, core/activation.h) on the
+// Activation trackers (cuda/activation_kernels.cu, core/measure/activation.h) on the
 // row-major cells of m, reading V where layout m stores it.
 void track_start_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, cudaStream_t st);
 void track_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, float tp, float t, float thr,
                  float frac, cudaStream_t st);
-// Pseudo-ECG (cuda/ecg_kernels.cu, core/ecg.h) over the row-major cells of a
+// Pseudo-ECG (cuda/ecg_kernels.cu, core/measure/ecg.h) over the row-major cells of a
 // rank's stored part: n its size, own_lo/hi its owned cells, offset its first
 // cell's global index per axis; acc[e] (device) receives the sums.
 struct ecg_args {

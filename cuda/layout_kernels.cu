@@ -74,7 +74,7 @@ __global__ void k_gather(store_map m, const T *src, const size_t *cells, size_t 
     dst[q] = at == (size_t)-1 ? absent : (float)src[at];
 }
 
-// Stimuli hold tissue cells only (core/sim.c), which every layout stores.
+// Stimuli hold tissue cells only (core/engine/sim.c), which every layout stores.
 template <class T>
 __global__ void k_stimulus(store_map m, T *istim, const size_t *cells, size_t n, T amp, int add)
 {

@@ -1,6 +1,6 @@
 // Phase singularities on the GPU (cuda/singularity_kernels.h): one thread per
 // cell of a rank's stored part, in rows along x. The phase and winding number are the CPU's
-// functions (core/phase_winding.h), in double precision, which the fast-math
+// functions (core/measure/phase_winding.h), in double precision, which the fast-math
 // flags of this library leave alone.
 #include "phase_winding.h"
 #include "singularity_kernels.h"
@@ -86,7 +86,7 @@ __global__ void k_phase(store_map m, const T *a, const T *b, const uint8_t *mask
 }
 
 // The plaquettes of normal o with lower corner at the thread's owned cell,
-// corners counter-clockwise as in core/singularity.c.
+// corners counter-clockwise as in core/measure/singularity.c.
 __global__ void k_plaquettes(phase_part p, const float *th, sing_face *out, size_t cap, unsigned long long *count)
 {
     int q[3];

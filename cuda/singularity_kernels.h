@@ -1,4 +1,4 @@
-// Phase singularities on the GPU (cuda/singularity_kernels.cu; core/tips.h):
+// Phase singularities on the GPU (cuda/singularity_kernels.cu; core/measure/tips.h):
 // the tissue sums that centre the phase, and the singular plaquettes of a
 // rank's stored part, so that only their list crosses to the host.
 #ifndef CARDIAC_SINGULARITY_KERNELS_H
@@ -19,7 +19,7 @@ size_t phase_sum_room(const phase_part &p);
 // added in a fixed order (part2: 2 x phase_sum_blocks() doubles of room).
 void phase_sums(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
                 double *part2, cudaStream_t st);
-// th[c] = the phase of cell c about (a0, b0) (core/phase_winding.h), NaN outside the tissue.
+// th[c] = the phase of cell c about (a0, b0) (core/measure/phase_winding.h), NaN outside the tissue.
 void phase_field(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
                  double a0, double b0, float *th, cudaStream_t st);
 // Appends the singular plaquettes whose lower corner is owned to out[0 .. cap)

@@ -1,6 +1,6 @@
 -- What the state's precision does to the ORd heart (protocols/ord_heart.lua's
 -- case): the same heart, excitation and steps in fp64 (the reference),
--- "mixed" (fp64 with the gate kinetics in fp32, core/instances.h) and fp32.
+-- "mixed" (fp64 with the gate kinetics in fp32, core/engine/instances.h) and fp32.
 -- For each precision against fp64: the largest and RMS difference of V over
 -- the tissue at the end, the largest difference of the activation times
 -- (first upstroke through -40 mV) over the cells both activate, and how many

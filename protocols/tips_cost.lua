@@ -1,4 +1,4 @@
--- What finding phase singularities costs (sim:tips, core/tips.h): Karma on
+-- What finding phase singularities costs (sim:tips, core/measure/tips.h): Karma on
 -- an n^3 box (dx = 0.5 mm, fp32) with the thesis' scroll wave (the planar
 -- wave of eqs. 5.4-5.5, then the S2 of eq. 5.7 as the wave's back passes,
 -- protocols/repro_thesis_spiral.lua), run to t ms; then the wall-clock time

@@ -18,7 +18,7 @@ const char *args_string(lua_State *L, int idx, const char *fn, const char *key, 
 /* Reads a number or a list of up to n numbers at t[key] into out (a single number fills all).
  * Returns how many were given (0 when absent and !required). */
 int args_vector(lua_State *L, int idx, const char *fn, const char *key, double *out, int n, int required);
-/* t.precision: "fp32" (default), "fp64" or "mixed" -> PRECISION_* (core/model.h);
+/* t.precision: "fp32" (default), "fp64" or "mixed" -> PRECISION_* (core/models/model.h);
  * raises on anything else, and args_model_precision on "mixed" for a model
  * without a mixed step. */
 int args_precision(lua_State *L, int idx, const char *fn);
@@ -31,7 +31,7 @@ const char *args_typename(lua_State *L, int idx);
  * (a field of an array of structs, or a plain array of strings). */
 const char *args_join(lua_State *L, const char *const *first, size_t stride, int n);
 /* Raises an error (fn: the message's prefix) unless `what` may write path
- * (and its sidecar, or NULL) by the rule of every writer (core/output_paths.h):
+ * (and its sidecar, or NULL) by the rule of every writer (core/io/output_paths.h):
  * rank 0 decides and creates the folder, every rank raises alike. */
 void args_writable(lua_State *L, const char *path, const char *sidecar, int overwrite, const char *what,
                    const char *fn);

@@ -1,5 +1,5 @@
 /* sim:activation{...}: activation, repolarisation and APD maps tracked on
- * the backend while the simulation runs (core/activation.h), and the
+ * the backend while the simulation runs (core/measure/activation.h), and the
  * conduction velocity fitted to them. */
 #include <lauxlib.h>
 #include <math.h>

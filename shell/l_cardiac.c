@@ -39,7 +39,7 @@ static int wall_clock(lua_State *L)
 }
 
 /* cardiac.writable(path, {overwrite = false, what = "file"}) -> path: the
- * rule of every writer (core/output_paths.h) for the Lua library's writers
+ * rule of every writer (core/io/output_paths.h) for the Lua library's writers
  * (scripts/tables.lua): raises an error naming the path unless it may be
  * written, after creating its folder. */
 static int writable(lua_State *L)

@@ -1,6 +1,6 @@
 /* sim:checkpoint(file) and sim:restore(file): the whole state in HDF5, to
  * continue a run later (or branch several runs from one state) bit for bit
- * (core/checkpoint.h). */
+ * (core/io/checkpoint.h). */
 #include <lauxlib.h>
 #include "args.h"
 #include "bindings.h"

@@ -1,4 +1,4 @@
-/* Lua side of the domain decomposition (core/decomp.h): the options
+/* Lua side of the domain decomposition (core/parallel/decomp.h): the options
  * `decomp` and `balance` of cardiac.simulation, the table sim.decomp, and
  * mesh:decompose, which plans a split for any number of ranks without MPI
  * (how a heart would share 8 GPUs, from a laptop). */
@@ -41,7 +41,7 @@ int read_balance(lua_State *L, int idx, const char *fn)
  * cuts (0-based cells: part c owns cells [cuts[c + 1], cuts[c + 2]) of Lua's
  * 1-based list); "tissue" or "cells"; the tissue cells of each rank's part,
  * in rank order (MPI_Cart_create's row-major order over z, y, x,
- * core/decomp.c); true when the grid is too small to split and rank 0 owns it. */
+ * core/parallel/decomp.c); true when the grid is too small to split and rank 0 owns it. */
 void push_decomp(lua_State *L, const decomp *dc, const grid *g)
 {
     lua_createtable(L, 0, 5);

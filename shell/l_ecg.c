@@ -1,4 +1,4 @@
-/* sim:ecg{...}: a pseudo-ECG sampled while the simulation runs (core/ecg.h). */
+/* sim:ecg{...}: a pseudo-ECG sampled while the simulation runs (core/measure/ecg.h). */
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Interventions on a running simulation: parameter changes, everywhere or in
- * a region (ischaemia-like zones, transmural cell types; core/param_sets.h),
- * and clamps of a state variable in a region (core/clamp.h). */
+ * a region (ischaemia-like zones, transmural cell types; core/interventions/param_sets.h),
+ * and clamps of a state variable in a region (core/interventions/clamp.h). */
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>

@@ -55,7 +55,7 @@ static void push_doubles(lua_State *L, const double *v, int n)
 #define PHASE_THRESHOLD 0.0005
 
 /* cardiac.mesh{file = "heart.h5", dataset = "/mesh/mask", threshold = 0.5, dx = ...}:
- * the grid and its tissue from an HDF5 array (core/mesh_file.h); with
+ * the grid and its tissue from an HDF5 array (core/mesh/mesh_file.h); with
  * phase = true the array is a phase field that also weights the diffusion. */
 static int mesh_from_file(lua_State *L, const char *fn)
 {

@@ -120,7 +120,7 @@ static int cylinder_new(lua_State *L)
 }
 
 /* cardiac.biventricle(): a synthetic two-ventricle heart scaled to the box of
- * the mesh it is applied to (core/region.c). */
+ * the mesh it is applied to (core/mesh/region.c). */
 static int biventricle_new(lua_State *L)
 {
     if (!lua_isnoneornil(L, 1)) cardiac_error(L, "cardiac.biventricle: takes no arguments (it fits the mesh's box)");

@@ -574,7 +574,7 @@ static probe *check_probe(lua_State *L, int idx)
 }
 
 /* Probe samples are read in chunks: from memory, or back from the output
- * file for those already written there (core/probe.c). */
+ * file for those already written there (core/engine/probe.c). */
 enum { PROBE_CHUNK = 4096 };
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* sim:tips{...}: spiral-wave tips (2D) and scroll-wave filaments (3D) of the
- * current state, from the phase of two state variables (core/tips.h). */
+ * current state, from the phase of two state variables (core/measure/tips.h). */
 #include <lauxlib.h>
 #include <math.h>
 #include <stdlib.h>

@@ -198,7 +198,7 @@ static void make_arg_table(lua_State *L, char **argv, int argc, int script)
  * alone, 5.23 and 5.39 s). OpenMP runtimes read their wait policy when they
  * load, before main, so the process starts once more with
  * OMP_WAIT_POLICY=passive, unless the user chose a policy. Loops too small
- * to gain from threads run on one (core/threads.h). */
+ * to gain from threads run on one (core/engine/threads.h). */
 static void passive_openmp(char **argv)
 {
     if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;

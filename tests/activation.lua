@@ -23,7 +23,7 @@ local function sheet(o)
   return mesh, sim
 end
 
--- Lua version of the tracker's rule (core/activation.h) on one cell's series.
+-- Lua version of the tracker's rule (core/measure/activation.h) on one cell's series.
 local function track_series(t, v, thr, frac)
   local r = {count = 0}
   local vmin, peak, in_ap = v[1], v[1], false

@@ -1,4 +1,4 @@
--- blockDS storage (thesis 4.4, core/blocks.h) on the CPU backend: what
+-- blockDS storage (thesis 4.4, core/mesh/blocks.h) on the CPU backend: what
 -- mesh:blocks reports on a geometry whose answer is known by hand, and
 -- simulations stored in blocks equal to the whole-box ones bit for bit
 -- (state, probes, output fields), for block sizes that do and do not divide

@@ -1,4 +1,4 @@
--- Splitting a grid over MPI ranks (core/decomp.c), planned with
+-- Splitting a grid over MPI ranks (core/parallel/decomp.c), planned with
 -- mesh:decompose on geometries whose answer is known by hand: equal sizes
 -- (balance = "cells": part c owns [c n / P, (c + 1) n / P)), equal tissue
 -- (the default), the least thickness of a part (ghost), 3D splits, grids too

@@ -1,4 +1,4 @@
--- Flush-to-zero on every compute thread (core/fpenv.h): a state decaying
+-- Flush-to-zero on every compute thread (core/engine/fpenv.h): a state decaying
 -- towards zero in float never becomes subnormal, where every operation costs
 -- about a hundred cycles (Karma's U and v after each beat: the README's
 -- example ran twice as long). Karma's U at rest decays by a factor 0.98 a

@@ -1,4 +1,4 @@
--- Pseudo-ECG (sim:ecg, core/ecg.h).
+-- Pseudo-ECG (sim:ecg, core/measure/ecg.h).
 --  * A prescribed linear V = a x on a cable, electrode on its axis beyond the
 --    end at x_e: phi = -D a (1/(x_e - L) - 1/x_e) exactly for the integral;
 --    the cell sum (midpoint rule, exact one-sided gradient at the ends) within

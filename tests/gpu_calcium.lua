@@ -1,6 +1,6 @@
 -- The GPU's dyad stage (cuda/dyad_kernels.cu) against the CPU's
--- (core/multiscale_stage.h) for the multiscale model gaur_rudy. Both call the
--- same functions of core/dyads.h with the same random words (core/dyad_rng.h);
+-- (core/multiscale/multiscale_stage.h) for the multiscale model gaur_rudy. Both call the
+-- same functions of core/multiscale/dyads.h with the same random words (core/multiscale/dyad_rng.h);
 -- the GPU's dyad file is compiled without fast math and without fused
 -- multiply-adds, so from the same cell state both compute the same channel
 -- probabilities and draw the same counts.
@@ -15,7 +15,7 @@
 -- 2. fp64, a 2 x 2 x 2 block (dx = 0.5 mm) with 10,000 dyads per cell (the 100 x 10 x 10
 --    grid: diffusion along all three axes, 40 blocks per cell): the same.
 --    The same cable with the dyads read as the cell's units (reading
---    "units": the cell's currents are sums over 10,000, core/dyads.h) and its
+--    "units": the cell's currents are sums over 10,000, core/multiscale/dyads.h) and its
 --    SR loaded by sim:set, which reaches every dyad: the same.
 -- 3. fp32 (the cell level runs with fast math there, so counts part after a
 --    while): the same beat: activation times within dt, peak Cai within 2%,

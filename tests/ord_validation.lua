@@ -40,7 +40,7 @@ v:rate_and_order()
 
 -- fp32: the same beats in single precision (reported; docs/models.md)
 v:precision("fp32", 1)
--- mixed: fp64 with the gate kinetics in fp32 (core/instances.h). Its gates
+-- mixed: fp64 with the gate kinetics in fp32 (core/engine/instances.h). Its gates
 -- are float values after every step (so the GPU may store them in float
 -- without loss) and its other states are not: the concentrations and V keep
 -- their double digits.

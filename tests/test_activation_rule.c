@@ -1,4 +1,4 @@
-/* The activation tracker's per-cell rule (core/activation.h) on synthetic
+/* The activation tracker's per-cell rule (core/measure/activation.h) on synthetic
  * action potentials whose crossings are known exactly, and the plane fit of
  * conduction velocity on prescribed activation fields.
  *  - Piecewise-linear beats: rest -85 mV, upstroke to +35 mV in 1 ms, plateau

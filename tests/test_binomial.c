@@ -1,10 +1,10 @@
-/* The binomial sampler of core/binomial.h against the exact binomial
+/* The binomial sampler of core/multiscale/binomial.h against the exact binomial
  * distribution: chi-square goodness of fit over the channel counts the
  * calcium model draws (n = 15 L-type channels, n = 100 RyRs) at small,
  * middling and large p; the rate of rare events (a resting RyR: n p = 1e-4
  * per draw) against n p; and the two-way split of a state (thesis eq. 2.24)
  * against the multinomial means. Draws come from the model's own generator
- * (core/rng.h) with fixed seeds, so the test gives the same numbers every run. */
+ * (core/multiscale/rng.h) with fixed seeds, so the test gives the same numbers every run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The blockDS map (core/blocks.h) on random masks and block sizes that do
+/* The blockDS map (core/mesh/blocks.h) on random masks and block sizes that do
  * and do not divide the grid: every tissue cell is stored exactly once, the
  * stored blocks are exactly those with tissue, storage index and position
  * invert each other, and the neighbour lookup across block faces finds the

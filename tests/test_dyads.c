@@ -1,4 +1,4 @@
-/* The stochastic channels of a calcium release unit (core/dyads.h) against
+/* The stochastic channels of a calcium release unit (core/multiscale/dyads.h) against
  * their deterministic limit. With the dyad's Ca2+ held fixed, the RyR counts
  * form a Markov chain whose mean obeys the master equation of the same
  * one-step transition probabilities; the mean over M independent dyads must

@@ -1,5 +1,5 @@
 /* The reaction's rate bound of the detailed models (ORd, TP06), which the dt
- * limit uses (core/stencil.h: dt <= 2 / (lambda_diff + bound)), against the
+ * limit uses (core/engine/stencil.h: dt <= 2 / (lambda_diff + bound)), against the
  * quantity it bounds: |d(dV/dt)/dV| with the other states held, measured by
  * central differences of the model's own step along paced beats.
  *

@@ -1,4 +1,4 @@
-/* The counter-based generator of core/rng.h: Random123's known answers for
+/* The counter-based generator of core/multiscale/rng.h: Random123's known answers for
  * Philox4x32-10, then the properties stochastic models rely on: uniform
  * draws in (0, 1) with the right mean, variance and histogram, and no
  * correlation between neighbouring cells or consecutive steps. */

@@ -1,5 +1,5 @@
 -- No writer replaces an output file that a live simulation is still writing
--- (core/output_paths.h). A checkpoint written with overwrite = true onto the
+-- (core/io/output_paths.h). A checkpoint written with overwrite = true onto the
 -- simulation's own open output used to replace it through its temporary file
 -- and rename: every frame was gone, the .xmf listed frames that no longer
 -- existed, and it reported success. Every writer is checked: checkpoints,

@@ -1,7 +1,7 @@
 /* Aliev-Panfilov model metadata; equations in aliev_panfilov.h, parameters in
  * aliev_panfilov_consts.h. */
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[AP_NSTATE] = {
     {"V", "mV", "membrane potential, V = vm_rest + vm_norm u"},

@@ -1,5 +1,5 @@
 /* Aliev-Panfilov two-variable model, single source for CPU and GPU, float and
- * double (instantiated by core/instances.h; no include guard).
+ * double (instantiated by core/engine/instances.h; no include guard).
  *
  * Aliev R.R., Panfilov A.V., A simple two-variable model of cardiac
  * excitation, Chaos Solitons Fractals 7(3):293-301 (1996):

@@ -1,4 +1,4 @@
-/* Every cell model's equations, for core/instances.h (no include guard: it is
+/* Every cell model's equations, for core/engine/instances.h (no include guard: it is
  * included once per precision). To add a model: include its header here, add
  * it to CARDIAC_MODELS in core/models/list.h and write its metadata file. */
 #include "karma.h"

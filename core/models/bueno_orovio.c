@@ -1,8 +1,8 @@
 /* Bueno-Orovio-Cherry-Fenton model metadata; equations in bueno_orovio.h,
  * parameters in bueno_orovio_consts.h. */
 #include <math.h>
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[BO_NSTATE] = {
     {"u", "1", "membrane potential (dimensionless; V = 85.7 u - 84 mV)"},

@@ -1,6 +1,6 @@
 /* Bueno-Orovio-Cherry-Fenton minimal model of human ventricular action
  * potentials, single source for CPU and GPU, float and double (instantiated
- * by core/instances.h; no include guard).
+ * by core/engine/instances.h; no include guard).
  *
  * A. Bueno-Orovio, E. M. Cherry, F. H. Fenton, Minimal model for human
  * ventricular action potentials in tissue, J. Theor. Biol. 253:544-560 (2008):

@@ -1,8 +1,8 @@
 /* Fenton-Karma three-variable model metadata; equations in fenton_karma.h,
  * parameters in fenton_karma_consts.h. */
 #include <math.h>
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[FK_NSTATE] = {
     {"u", "1", "membrane potential (dimensionless; V = V_0 + u (V_fi - V_0))"},

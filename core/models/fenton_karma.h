@@ -1,5 +1,5 @@
 /* Fenton-Karma three-variable model, single source for CPU and GPU, float
- * and double (instantiated by core/instances.h; no include guard).
+ * and double (instantiated by core/engine/instances.h; no include guard).
  *
  * F. Fenton, A. Karma, Vortex dynamics in three-dimensional continuous
  * myocardium with fiber rotation: filament instability and fibrillation,

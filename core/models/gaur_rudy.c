@@ -1,8 +1,8 @@
 /* Multiscale ORd with stochastic calcium release units: metadata; the cell
- * level in gaur_rudy.h, the dyads in core/dyads.h, parameters in
- * gaur_rudy_consts.h, the dyad stage in core/multiscale.c. */
-#include "../instances.h"
-#include "../model.h"
+ * level in gaur_rudy.h, the dyads in core/multiscale/dyads.h, parameters in
+ * gaur_rudy_consts.h, the dyad stage in core/multiscale/multiscale.c. */
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[GR_NSTATE] = {
     {"V", "mV", "membrane potential"},

@@ -1,12 +1,12 @@
 /* Multiscale O'Hara-Rudy model with stochastic calcium release units
  * (Gaur & Rudy 2011; Altanaite 2017, chapter 2): the cell level. Precision
- * template, single source for CPU and GPU (core/instances.h).
+ * template, single source for CPU and GPU (core/engine/instances.h).
  *
  * The membrane is ORd's (core/models/ohara_rudy.h, whose functions this file
  * calls), except for everything calcium touches: the L-type current, the
  * exchanger, the pump and the background Ca2+ current, CaMKII and the calcium
- * concentrations come from the cell's dyads (core/dyads.h), which the dyad
- * stage (core/multiscale.c) steps first in every time step and averages into
+ * concentrations come from the cell's dyads (core/multiscale/dyads.h), which the dyad
+ * stage (core/multiscale/multiscale.c) steps first in every time step and averages into
  * this cell's state (GR_* in gaur_rudy_consts.h). This step then advances
  * the other gates, Na+, K+ and V with those currents, and the L-type gates
  * that the dyads will use in the next step. */

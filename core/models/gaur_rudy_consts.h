@@ -1,11 +1,11 @@
 /* States and parameters of the multiscale ORd model with stochastic calcium
- * release units (core/models/gaur_rudy.h, core/dyads.h); sources and values
+ * release units (core/models/gaur_rudy.h, core/multiscale/dyads.h); sources and values
  * in docs/models.md.
  *
  * The cell-level state is ORd's 41 variables at ORd's indices, so ORd's
  * current functions (core/models/ohara_rudy.h) serve this model unchanged,
  * followed by what the dyad stage computes each step from the cell's dyads
- * (core/multiscale.c). ORd's own calcium variables become averages over the
+ * (core/multiscale/multiscale.c). ORd's own calcium variables become averages over the
  * dyads: cai, cass, cansr, cajsr, nca and CaMKt are means of the local
  * values, Jrelnp holds the whole-cell release flux and Jrelp the SERCA
  * uptake. */
@@ -30,11 +30,11 @@ enum {
 #define GR_MAX_DYADS 10000
 #define GR_VDS 1e-13        /* volume of one dyadic space, uL */
 
-/* RyR states (core/dyads.h) */
+/* RyR states (core/multiscale/dyads.h) */
 enum { DYAD_C1, DYAD_O1, DYAD_C2, DYAD_C3 };
 /* What the simulated dyads are (parameter `reading`): a sample of the cell's
  * GR_NREP, whose means make the cell's currents, or GR_NREP's first units,
- * each carrying 1/GR_NREP of the cell's calcium handling (core/dyads.h,
+ * each carrying 1/GR_NREP of the cell's calcium handling (core/multiscale/dyads.h,
  * dyad_mean). */
 enum { GR_READING_SAMPLE, GR_READING_UNITS };
 /* RyR clamps (sim:clamp_ryr): none, all open (O1), all closed (C1) */

@@ -1,6 +1,6 @@
 /* Karma model metadata; equations in karma.h, parameters in karma_consts.h. */
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[KARMA_NSTATE] = {
     {"U", "1", "membrane potential (dimensionless)"},

@@ -1,5 +1,5 @@
 /* Karma two-variable model, single source for CPU and GPU, float and double
- * (instantiated by core/instances.h; no include guard).
+ * (instantiated by core/engine/instances.h; no include guard).
  *
  * Karma A., Spiral breakup in model equations of action potential propagation
  * in cardiac tissue, Phys. Rev. Lett. 71:1103 (1993), and Electrical alternans

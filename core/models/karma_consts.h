@@ -14,6 +14,6 @@ enum { KARMA_U, KARMA_V, KARMA_NSTATE };
     X(KARMA_TAUE, "tau_e", "ms", 2.5, 1e-6, 1e30, "time constant tau_E of U (ms per model time unit)")
 enum { KARMA_PARAMS(CARDIAC_PARAM_ENUM) KARMA_NPARAM };
 /* What the step reads beside the parameters, derived from them once
- * (karma_derive; core/model.h, nslots): 1/tau_e and eps/tau_e, 1/ms. */
+ * (karma_derive; core/models/model.h, nslots): 1/tau_e and eps/tau_e, 1/ms. */
 enum { KARMA_RATE_U = KARMA_NPARAM, KARMA_RATE_V, KARMA_NSLOT };
 #endif

@@ -1,7 +1,7 @@
 /* The built-in cell models as an X-macro: X(name, number of states, number of values its step reads (its
- * parameters, and slots derived from them: core/model.h, nslots), index of V, parameter list X-macro of
+ * parameters, and slots derived from them: core/models/model.h, nslots), index of V, parameter list X-macro of
  * models/<name>_consts.h). The
- * registry (core/model.c) and the CUDA backend's kernel dispatch
+ * registry (core/models/model.c) and the CUDA backend's kernel dispatch
  * (cuda/dispatch.cuh) are generated from this one list. */
 #ifndef CARDIAC_MODELS_LIST_H
 #define CARDIAC_MODELS_LIST_H

@@ -1,7 +1,7 @@
 /* Mitchell-Schaeffer model metadata; equations in mitchell_schaeffer.h,
  * parameters in mitchell_schaeffer_consts.h. */
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[MS_NSTATE] = {
     {"v", "1", "membrane potential (dimensionless, 0 at rest)"},

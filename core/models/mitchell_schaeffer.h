@@ -1,5 +1,5 @@
 /* Mitchell-Schaeffer two-current model, single source for CPU and GPU, float
- * and double (instantiated by core/instances.h; no include guard).
+ * and double (instantiated by core/engine/instances.h; no include guard).
  *
  * C. C. Mitchell, D. G. Schaeffer, A two-current model for the dynamics of
  * cardiac membrane, Bull. Math. Biol. 65:767-793 (2003):

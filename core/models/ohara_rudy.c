@@ -1,7 +1,7 @@
 /* O'Hara-Rudy 2011 model metadata; equations in ohara_rudy.h, parameters in
  * ohara_rudy_consts.h. */
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[ORD_NSTATE] = {
     {"V", "mV", "membrane potential"},
@@ -18,7 +18,7 @@ static const var_info states[ORD_NSTATE] = {
 static const param_info params[ORD_NPARAM] = {ORD_PARAMS(CARDIAC_PARAM_INFO)};
 
 static const param_value endo[] = {{ORD_CELLTYPE, 0}}, epi[] = {{ORD_CELLTYPE, 1}}, mid[] = {{ORD_CELLTYPE, 2}};
-/* The dt limit's reaction bound (core/model.h, rate_shares_bound): each
+/* The dt limit's reaction bound (core/models/model.h, rate_shares_bound): each
  * current's largest |d(dV/dt)/dV| along paced beats, 1/ms, from
  * tests/test_rate_bound.c (which prints them and checks these against them),
  * rounded up by 1% to 3 digits; INa's upstroke dominates. Bound at the

@@ -1,6 +1,6 @@
 /* O'Hara-Rudy 2011 (ORd, the thesis' "OVVR") human ventricular action
  * potential model, 41 states; single source for CPU and GPU, float and double
- * (instantiated by core/instances.h; no include guard).
+ * (instantiated by core/engine/instances.h; no include guard).
  *
  * T. O'Hara, L. Virag, A. Varro, Y. Rudy, Simulation of the undiseased human
  * cardiac ventricular action potential: model formulation and experimental
@@ -20,7 +20,7 @@
  *
  * Every floating constant is held in a variable or argument of type `real`,
  * so that the float instance never computes in double. exp, expm1, log and
- * pow are called through their cardiac_ forms (core/qualifiers.h), out of
+ * pow are called through their cardiac_ forms (core/engine/qualifiers.h), out of
  * line in the GPU's double instance.
  *
  * The gate kinetics (steady states, time constants, Rush-Larsen steps), the
@@ -28,7 +28,7 @@
  * exponentials of the GHK fluxes, the exchanger's and the pump's voltage
  * factors) and the decay factors exp(-dt/tau) of nca's and the release
  * fluxes' exponential steps are written in `greal`: `real` in the float and double instances, float in the mixed one
- * (core/instances.h), where currents, fluxes, concentrations and V stay
+ * (core/engine/instances.h), where currents, fluxes, concentrations and V stay
  * double. Gates are then float values, so the mixed state can store them in
  * float without loss; gv is V as greal. */
 #include "ohara_rudy_consts.h"
@@ -257,7 +257,7 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
 /* The Na+/Ca2+ exchanger's rate constants that do not depend on the Ca2+ of
  * its compartment (only on V and the compartment's Na+), so that the
  * calcium release units' many compartments of one cell share them
- * (core/dyads.h). */
+ * (core/multiscale/dyads.h). */
 struct R(ord_ncx_k) { real k1, k2, k3, k3pp, k4, k4pp, k5, k7, k8, h6; };
 
 CARDIAC_HD struct R(ord_ncx_k) R(ord_ncx_rates)(real vfrt, real na, const real *p)

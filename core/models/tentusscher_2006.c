@@ -1,7 +1,7 @@
 /* ten Tusscher-Panfilov 2006 model metadata; equations in tentusscher_2006.h,
  * parameters in tentusscher_2006_consts.h. */
-#include "../instances.h"
-#include "../model.h"
+#include "instances.h"
+#include "model.h"
 
 static const var_info states[TP_NSTATE] = {
     {"V", "mV", "membrane potential"},
@@ -18,7 +18,7 @@ static const var_info states[TP_NSTATE] = {
 #include "tentusscher_2006_rest.h"
 static const param_info params[TP_NPARAM] = {TP_PARAMS(CARDIAC_PARAM_INFO)};
 
-/* The dt limit's reaction bound (core/model.h, rate_shares_bound): each
+/* The dt limit's reaction bound (core/models/model.h, rate_shares_bound): each
  * current's largest |d(dV/dt)/dV| along paced beats, 1/ms, from
  * tests/test_rate_bound.c (which prints them and checks these against them),
  * rounded up by 1% to 3 digits; INa's upstroke dominates. Bound at the

@@ -1,6 +1,6 @@
 /* ten Tusscher-Panfilov 2006 (TP06) human ventricular action potential
  * model, 19 states; single source for CPU and GPU, float and double
- * (instantiated by core/instances.h; no include guard).
+ * (instantiated by core/engine/instances.h; no include guard).
  *
  * K. H. W. J. ten Tusscher, A. V. Panfilov, Alternans and spiral breakup in a
  * human ventricular tissue model, Am. J. Physiol. Heart Circ. Physiol.

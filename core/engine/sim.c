@@ -1,0 +1,716 @@
+/* The monodomain solver loop: stimuli, probes, output frames and error checks
+ * around the backend's stepping. Work is handed to the backend in chunks of
+ * steps between events (a stimulus switching, a probe sample, an output frame,
+ * a check for NaN/interrupt), so a GPU backend runs without host round trips
+ * in between and output is written while the next chunk computes. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "halo.h"
+#include "output.h"
+#include "par.h"
+#include "sim.h"
+#include "nan_text.h"
+
+double sim_bytes_needed(const grid *g, const model_def *d, int fp64)
+{
+    /* state variables + next V + stimulus current, plus the mask */
+    return (double)g->ncells * ((d->nstate + 2) * (fp64 ? sizeof(double) : sizeof(float)) + 1);
+}
+
+void sim_fail(sim *s, const char *fmt, ...)
+{
+    if (s->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof s->error, fmt, ap);
+    va_end(ap);
+    nan_text(s->error);
+    s->failed = 1;
+}
+
+static const backend_ops *find_backend(const char *name, char *err, size_t errlen)
+{
+    if (!name || strcmp(name, "cpu") == 0) return &backend_cpu;
+    if (strcmp(name, "cuda") == 0) {
+        char why[256];
+        if (!backend_cuda_ops()) {
+            snprintf(err, errlen, "backend 'cuda' is not available: this build has no CUDA backend "
+                     "(nvcc was not found when it was configured)");
+            return NULL;
+        }
+        if (cuda_device_count(why, sizeof why) == 0) {
+            snprintf(err, errlen, "backend 'cuda' cannot run: %s", why);
+            return NULL;
+        }
+        return backend_cuda_ops();
+    }
+    snprintf(err, errlen, "unknown backend '%s' (available: \"cpu\", \"cuda\", \"auto\")", name);
+    return NULL;
+}
+
+int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen)
+{
+    stencil st;
+    stencil_setup(&st, &s->lg, s->order, D);
+    /* a phase field's limit depends on the field: take it over the whole grid,
+     * which every rank holds, so that all ranks agree */
+    double lim = stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, rate);
+    if (s->dt > lim) {
+        snprintf(err, errlen,
+                 "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "
+                 "and this mesh: the largest stable dt is %.6g ms", s->dt, D[0], D[1], D[2], lim);
+        return -1;
+    }
+    return 0;
+}
+
+int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
+{
+    if (sim_check_dt(s, D, sim_rate_bound(s), err, errlen) != 0) return -1;
+    stencil_setup(&s->st, &s->lg, s->order, D);
+    memcpy(s->D, D, sizeof s->D);
+    return 0;
+}
+
+int sim_resolution(const sim *s, double lim[3])
+{
+    int worst = -1;
+    for (int a = 0; a < 3; a++) {
+        lim[a] = a < s->g.dim && s->g.n[a] > 1 ? model_resolved_dx(s->m.def, s->order, s->D[a]) : 0;
+        if (lim[a] > 0 && s->g.h[a] > lim[a] * (1 + 1e-9) && worst < 0) worst = a;
+    }
+    return worst;
+}
+
+/* This rank's part of the grid: the decomposition and the stored cells,
+ * with as many ghost layers as the backend's layout needs (layouts that
+ * advance several steps per kernel need their halo of every state). */
+static int setup_part(sim *s, const backend_ops *be, const grid *g, const sim_config *cfg, char *err, size_t errlen)
+{
+    const int ghost = be->ghost_layers ? be->ghost_layers(s, g, par_size()) : cfg->order / 2;
+    if (decomp_setup(&s->dc, g, cfg->decomp, ghost, !cfg->balance_cells, err, errlen) != 0) return -1;
+    if (decomp_local_grid(&s->dc, g, &s->lg, err, errlen) != 0) return -1;
+    for (int a = 0; a < 3; a++) {
+        s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];
+        s->own_hi[a] = s->dc.hi[a] - s->dc.slo[a];
+    }
+    if (s->dc.whole_on_0 && par_rank() == 0)
+        fprintf(stderr, "cardiac: the grid (%d x %d x %d cells) is too thin to split over %d ranks; rank 0 computes "
+                "it, the others only join its collective calls\n", g->n[0], g->n[1], g->n[2], s->dc.nranks);
+    return 0;
+}
+
+/* blockDS: blocks deep enough for the stencil's reach (a neighbour is at
+ * most one block away). */
+static int check_blocks(const sim *s, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (!cfg->blocks[0]) return 0;
+    for (int a = 0; a < 3; a++)
+        if (s->g.n[a] > 1 && cfg->blocks[a] < cfg->order / 2) {
+            snprintf(err, errlen, "blocks: stencil = %d reaches %d cells; blocks must be at least that deep, got %d "
+                     "along axis %d", cfg->order, cfg->order / 2, cfg->blocks[a], a + 1);
+            return -1;
+        }
+    return 0;
+}
+
+sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
+{
+    const backend_ops *be = find_backend(cfg->backend, err, errlen);
+    if (!be) return NULL;
+    if (g->phi && cfg->order != 2) {
+        snprintf(err, errlen, "stencil = %d: phase-field diffusion (a mesh with a phase field) is second order; "
+                 "use stencil = 2", cfg->order);
+        return NULL;
+    }
+    sim *s = calloc(1, sizeof *s);
+    if (!s || grid_copy(&s->g, g) != 0) {
+        snprintf(err, errlen, "out of memory creating the simulation");
+        free(s);
+        return NULL;
+    }
+    grid_recount(&s->g);
+    s->m = *m;
+    s->order = cfg->order;
+    s->fp64 = cfg->fp64;
+    s->mixed = cfg->mixed;
+    s->tsteps = cfg->tsteps;
+    s->block[0] = cfg->block[0];
+    s->block[1] = cfg->block[1];
+    snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
+    if (setup_part(s, be, g, cfg, err, errlen) != 0 || check_blocks(s, cfg, err, errlen) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
+    double need = sim_bytes_needed(&s->lg, m->def, cfg->fp64);
+    if (m->def->multiscale) need += multiscale_bytes(s->lg.ntissue, (int)m->p[GR_DYADS], cfg->fp64);
+    size_t avail = host_memory_available();
+    if (be == &backend_cpu && avail && need > (double)avail) {
+        char a[32], b[32];
+        format_bytes(need, a, sizeof a);
+        format_bytes((double)avail, b, sizeof b);
+        snprintf(err, errlen, "the simulation needs %s of memory for %zu cells x %d state variables; "
+                 "only %s is available", a, s->lg.ncells, m->def->nstate, b);
+        sim_destroy(s);
+        return NULL;
+    }
+    /* blockDS under mpirun: each rank stores the blocks of its part (ghost
+     * layers included) that hold tissue, on the CPU and on the GPU */
+    for (int a = 0; a < 3; a++) s->blocks[a] = cfg->blocks[a];
+    s->dt = cfg->dt;
+    s->bad_cell = s->bad_gcell = -1;
+    if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }
+    s->be = be;
+    if (multiscale_check(s, err, errlen) != 0) { sim_destroy(s); return NULL; }
+    if (be->init(s, err, errlen) != 0) {
+        if (!err[0]) {
+            char nb[32];
+            format_bytes(need, nb, sizeof nb);
+            snprintf(err, errlen, "out of memory allocating %s of simulation state", nb);
+        }
+        sim_destroy(s);
+        return NULL;
+    }
+    if (multiscale_create(s, err, errlen) != 0) {
+        if (!err[0]) snprintf(err, errlen, "out of memory allocating the calcium release units");
+        sim_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sim_destroy(sim *s)
+{
+    if (!s) return;
+    if (s->out) h5out_close(s->out, s);
+    halo_free(s);
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        if (s->be && s->be->track_free) s->be->track_free(s, s->trackers[q]);
+        free(s->trackers[q]);
+    }
+    free(s->trackers);
+    for (size_t q = 0; q < s->necgs; q++) { free(s->ecgs[q]->t); free(s->ecgs[q]->phi); free(s->ecgs[q]); }
+    free(s->ecgs);
+    multiscale_free(s);
+    if (s->be && s->be->free) s->be->free(s);
+    for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
+    free(s->stims);
+    free(s->stim_on);
+    sim_free_clamps(s);
+    sim_free_param_sets(s);
+    for (size_t q = 0; q < s->nprobes; q++) {
+        free(s->probes[q]->cells);
+        free(s->probes[q]->lcells);
+        free(s->probes[q]->t);
+        free(s->probes[q]->data);
+        free(s->probes[q]);
+    }
+    free(s->probes);
+    grid_free(&s->g);
+    grid_free(&s->lg);
+    decomp_free(&s->dc);
+    free(s);
+}
+
+/* Global cell c as a local index of the stored cells, -1 when not stored. */
+long sim_local_index(const sim *s, size_t c)
+{
+    int i, j, k;
+    grid_ijk(&s->g, c, &i, &j, &k);
+    return decomp_local_index(&s->dc, i, j, k);
+}
+
+static int owned(const sim *s, size_t c)
+{
+    int i, j, k;
+    grid_ijk(&s->g, c, &i, &j, &k);
+    return decomp_owns(&s->dc, i, j, k);
+}
+
+/* The stimulus keeps the stored cells among its cells, as local indices
+ * (ghost cells too, so that any layout may step them). */
+size_t sim_keep_local(const sim *s, size_t *cells, size_t n)
+{
+    size_t m = 0;
+    for (size_t q = 0; q < n; q++) {
+        long l = sim_local_index(s, cells[q]);
+        if (l >= 0) cells[m++] = (size_t)l;
+    }
+    return m;
+}
+
+void sim_add_stimulus(sim *s, stimulus *st)
+{
+    st->ncells = sim_keep_local(s, st->cells, st->ncells);
+    s->stims = realloc(s->stims, (s->nstims + 1) * sizeof *s->stims);
+    s->stim_on = realloc(s->stim_on, s->nstims + 1);
+    s->stims[s->nstims] = *st;
+    s->stim_on[s->nstims] = 0;
+    s->nstims++;
+    memset(st, 0, sizeof *st);
+}
+
+probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
+                     const int *vars, int nvars, long every)
+{
+    probe *p = calloc(1, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->cells = malloc(n * sizeof *cells);
+    memcpy(p->cells, cells, n * sizeof *cells);
+    p->ncells = n;
+    p->lcells = malloc((n ? n : 1) * sizeof *p->lcells);
+    for (size_t q = 0; q < n; q++) p->lcells[q] = owned(s, cells[q]) ? sim_local_index(s, cells[q]) : -1;
+    memcpy(p->vars, vars, nvars * sizeof *vars);
+    p->nvars = nvars;
+    p->every = every;
+    p->last_step = -1;
+    s->probes = realloc(s->probes, (s->nprobes + 1) * sizeof *s->probes);
+    s->probes[s->nprobes++] = p;
+    return p;
+}
+
+static void probe_sample(sim *s, probe *p)
+{
+    if (p->nsamples - p->first == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 256;
+        p->t = realloc(p->t, p->cap * sizeof *p->t);
+        p->data = realloc(p->data, p->cap * p->nvars * p->ncells * sizeof *p->data);
+    }
+    *probe_time(p, p->nsamples) = sim_time(s);
+    s->be->probe_record(s, p, p->nsamples);
+    p->nsamples++;
+    p->last_step = s->nstep;
+}
+
+static int check_failed(sim *s, char *err, size_t errlen)
+{
+    if (!s->failed) return 0;
+    snprintf(err, errlen, "%s", s->error);
+    return -1;
+}
+
+/* The first failure and the first non-finite cell of any rank become every
+ * rank's, so that all ranks stop together (collective under MPI). The
+ * non-finite cell is keyed by (step, global cell, variable). */
+static void share_state(sim *s)
+{
+    int f = s->failed ? par_size() - par_rank() : 0;
+    par_max_ints(&f, 1);
+    if (f) {
+        par_bcast_from(par_size() - f, s->error, sizeof s->error);
+        s->failed = 1;
+    }
+    const long nc = (long)s->g.ncells;
+    long key = LONG_MAX;
+    if (s->bad_cell >= 0)
+        key = (s->bad_step * nc + (long)decomp_global_index(&s->dc, (size_t)s->bad_cell)) * MODEL_MAX_STATE +
+              s->bad_var;
+    par_min_longs(&key, 1);
+    if (key == LONG_MAX) return;
+    s->bad_var = (int)(key % MODEL_MAX_STATE);
+    key /= MODEL_MAX_STATE;
+    s->bad_gcell = key % nc;
+    s->bad_step = key / nc;
+    if (s->bad_cell < 0) s->bad_cell = 0;
+}
+
+/* Sums the probe rows the ranks filled so far: each rank sampled the cells it owns. */
+static void sim_combine_probes(sim *s)
+{
+    for (size_t q = 0; q < s->nprobes; q++) {
+        probe *p = s->probes[q];
+        const size_t row = (size_t)p->nvars * p->ncells;
+        if (p->nready > p->ncombined)
+            par_sum_floats(probe_row(p, p->ncombined), (p->nready - p->ncombined) * row);
+        p->ncombined = p->nready;
+    }
+}
+
+int sim_sync(sim *s, char *err, size_t errlen)
+{
+    s->be->sync(s);
+    share_state(s);
+    if (!s->failed) sim_combine_probes(s);
+    return check_failed(s, err, errlen);
+}
+
+/* Copies the owned cells of a stored field (values of esize bytes) into their
+ * places in a whole-grid field. */
+static void place_owned(const sim *s, const void *loc, void *dst, size_t esize)
+{
+    for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
+        for (int j = s->own_lo[1]; j < s->own_hi[1]; j++) {
+            const size_t lc = grid_index(&s->lg, s->own_lo[0], j, k);
+            const size_t gc = grid_index(&s->g, s->dc.lo[0], j + s->dc.slo[1], k + s->dc.slo[2]);
+            memcpy((char *)dst + gc * esize, (const char *)loc + lc * esize,
+                   (size_t)(s->own_hi[0] - s->own_lo[0]) * esize);
+        }
+}
+
+/* A whole-grid field on every rank from each rank's stored part, which
+ * get(s, obj, arg, local) fills; every rank contributes its owned cells. */
+typedef void (*local_getter)(sim *s, void *obj, int arg, void *local);
+static int gather_whole(sim *s, local_getter get, void *obj, int arg, void *dst, size_t esize)
+{
+    if (s->dc.nranks == 1) { get(s, obj, arg, dst); return 0; }
+    void *loc = malloc(s->lg.ncells * esize);
+    if (!loc) { sim_fail(s, "out of memory gathering a field"); return -1; }
+    get(s, obj, arg, loc);
+    memset(dst, 0, s->g.ncells * esize);
+    place_owned(s, loc, dst, esize);
+    free(loc);
+    par_or_bytes(dst, s->g.ncells * esize);
+    return 0;
+}
+
+static void get_field_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_field(s, var, dst); }
+static void get_state_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_state(s, var, dst); }
+static void get_track_local(sim *s, void *obj, int field, void *dst) { s->be->track_get(s, obj, field, dst); }
+static void get_labels_local(sim *s, void *obj, int arg, void *dst)
+{
+    (void)obj; (void)arg;
+    if (s->plabel) memcpy(dst, s->plabel, s->lg.ncells);
+    else memset(dst, 0, s->lg.ncells);
+}
+
+int sim_param_labels_whole(sim *s, unsigned char *dst)
+{
+    return gather_whole(s, get_labels_local, NULL, 0, dst, 1);
+}
+
+void sim_get_field(sim *s, int var, float *dst)
+{
+    gather_whole(s, get_field_local, NULL, var, dst, sizeof *dst);
+}
+
+size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(float); }
+
+int sim_precision(const sim *s) { return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : PRECISION_FP32; }
+
+int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.def->mixed_float >> v & 1)); }
+
+int sim_get_state(sim *s, int var, void *dst)
+{
+    return gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));
+}
+
+int sim_set_state(sim *s, int var, const void *src)
+{
+    const size_t e = sim_state_size(s);
+    if (s->dc.nranks == 1) { s->be->set_state(s, var, src); return 0; }
+    char *loc = malloc(s->lg.ncells * e);
+    if (!loc) { sim_fail(s, "out of memory scattering a field"); return -1; }
+    for (size_t c = 0; c < s->lg.ncells; c++) memcpy(loc + c * e, (const char *)src + decomp_global_index(&s->dc, c) * e, e);
+    s->be->set_state(s, var, loc);
+    free(loc);
+    return 0;
+}
+
+/* Times of a tracker are kept relative to its origin (core/measure/activation.h). */
+void sim_track_field(sim *s, tracker *t, int field, float *dst)
+{
+    if (gather_whole(s, get_track_local, t, field, dst, sizeof *dst) != 0 || field == TRACK_COUNT) return;
+    if (field == TRACK_APD || field == TRACK_DI) return;
+    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)(dst[c] + t->origin);
+}
+
+/* One pseudo-ECG sample (waits for the backend; collective under MPI). */
+static void ecg_sample(sim *s, ecg_leads *l)
+{
+    if (l->nsamples == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        double *t = realloc(l->t, cap * sizeof *t), *phi = t ? realloc(l->phi, cap * l->ne * sizeof *phi) : NULL;
+        if (t) l->t = t;
+        if (!t || !phi) { sim_fail(s, "out of memory for pseudo-ECG samples"); return; }
+        l->phi = phi;
+        l->cap = cap;
+    }
+    double *row = l->phi + l->nsamples * l->ne;
+    s->be->ecg(s, l->el, l->ne, row);
+    par_sum_doubles(row, l->ne);
+    l->t[l->nsamples++] = sim_time(s);
+    l->last_step = s->nstep;
+}
+
+ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every)
+{
+    ecg_leads *l = calloc(1, sizeof *l);
+    ecg_leads **list = realloc(s->ecgs, (s->necgs + 1) * sizeof *list);
+    if (!l || !list) { free(l); return NULL; }
+    s->ecgs = list;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->ne = ne;
+    memcpy(l->el, el, 3 * ne * sizeof *el);
+    l->every = every;
+    s->ecgs[s->necgs++] = l;
+    ecg_sample(s, l);
+    return l;
+}
+
+static void tracker_sample(sim *s, tracker *t)
+{
+    const double now = sim_time(s);
+    s->be->track(s, t, (float)(t->t_prev - t->origin), (float)(now - t->origin));
+    t->t_prev = now;
+    t->last_step = s->nstep;
+}
+
+int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
+{
+    t->origin = t->t_prev = sim_time(s);
+    t->last_step = s->nstep;
+    if (s->be->track_start(s, t) != 0 || s->failed) {
+        snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
+        return -1;
+    }
+    return 0;
+}
+
+tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen)
+{
+    tracker *t = calloc(1, sizeof *t);
+    tracker **list = realloc(s->trackers, (s->ntrackers + 1) * sizeof *list);
+    if (!t || !list) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
+    s->trackers = list;
+    t->var = var;
+    t->threshold = threshold;
+    t->fraction = fraction;
+    t->every = every;
+    if (sim_restart_tracker(s, t, err, errlen) != 0) {
+        s->be->track_free(s, t);
+        free(t);
+        return NULL;
+    }
+    s->trackers[s->ntrackers++] = t;
+    return t;
+}
+
+void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
+{
+    if (s->dc.nranks == 1) { s->be->sample(s, var, cells, n, dst); return; }
+    size_t *loc = calloc(n ? n : 1, sizeof *loc), m = 0;
+    float *val = malloc((n ? n : 1) * sizeof *val);
+    if (!loc || !val) { free(loc); free(val); sim_fail(s, "out of memory sampling cells"); return; }
+    for (size_t q = 0; q < n; q++)
+        if (owned(s, cells[q])) loc[m++] = (size_t)sim_local_index(s, cells[q]);
+    s->be->sample(s, var, loc, m, val);
+    m = 0;
+    for (size_t q = 0; q < n; q++) dst[q] = owned(s, cells[q]) ? val[m++] : 0.0f;
+    free(loc);
+    free(val);
+    par_sum_floats(dst, n);
+}
+
+double sim_time_steps(sim *s, long nsteps, int exchange)
+{
+    s->halo_off = !exchange;
+    double ms = s->be->time_steps(s, nsteps);
+    s->halo_off = 0;
+    s->nstep += nsteps;
+    par_max_doubles(&ms, 1);
+    return ms;
+}
+
+void sim_forget_bad_cell(sim *s) { s->bad_cell = s->bad_gcell = -1; }
+
+int sim_output_open(sim *s, const h5out_config *cfg, char *err, size_t errlen)
+{
+    if (s->out) {
+        snprintf(err, errlen, "this simulation already writes '%s'; close it first with sim:close_output()",
+                 h5out_path(s->out));
+        return -1;
+    }
+    s->out = h5out_open(cfg, s, err, errlen);
+    return s->out ? 0 : -1;
+}
+
+const char *sim_output_path(const sim *s) { return s->out ? h5out_path(s->out) : NULL; }
+
+void sim_output_close(sim *s)
+{
+    if (s->out) h5out_close(s->out, s);
+}
+
+int sim_output_flush(sim *s, int complete) { return s->out ? h5out_flush(s->out, s, complete) : 0; }
+
+/* Writes the queued output snapshot, if any, to the file. */
+static int write_pending_frame(sim *s, char *err, size_t errlen)
+{
+    if (!s->frame_pending) return 0;
+    s->frame_pending = 0;
+    if (!s->out) return 0;
+    const float *fields[MODEL_MAX_STATE];
+    int nvars = h5out_nvars(s->out);
+    for (int q = 0; q < nvars; q++) fields[q] = s->be->snapshot_field(s, q);
+    if (check_failed(s, err, errlen)) return -1;
+    return h5out_frame(s->out, s, fields, s->frame_t, s->frame_step, err, errlen);
+}
+
+/* Samples due probes and queues a due output frame at the current step. */
+static int record_events(sim *s, char *err, size_t errlen)
+{
+    for (size_t q = 0; q < s->nprobes; q++) {
+        probe *p = s->probes[q];
+        if (s->nstep % p->every == 0 && p->last_step != s->nstep) probe_sample(s, p);
+    }
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        tracker *t = s->trackers[q];
+        if ((s->nstep - t->last_step) % t->every == 0 && t->last_step != s->nstep) tracker_sample(s, t);
+    }
+    for (size_t q = 0; q < s->necgs; q++) {
+        ecg_leads *l = s->ecgs[q];
+        if ((s->nstep - l->last_step) % l->every == 0 && l->last_step != s->nstep) ecg_sample(s, l);
+    }
+    if (s->out && h5out_due(s->out, s)) {
+        if (write_pending_frame(s, err, errlen) != 0) return -1;
+        s->be->snapshot(s, h5out_vars(s->out), h5out_nvars(s->out));
+        h5out_mark(s->out, s->nstep);
+        s->frame_pending = 1;
+        s->frame_t = sim_time(s);
+        s->frame_step = s->nstep;
+    }
+    return check_failed(s, err, errlen);
+}
+
+int sim_record(sim *s, char *err, size_t errlen)
+{
+    if (record_events(s, err, errlen) != 0) return -1;
+    if (write_pending_frame(s, err, errlen) != 0) return -1;
+    return sim_sync(s, err, errlen);
+}
+
+static int stimulus_pattern_at(const sim *s, long step, size_t q)
+{
+    return stimulus_active(&s->stims[q], s->t0 + step * s->dt, s->dt);
+}
+
+static void update_stimuli(sim *s)
+{
+    int changed = 0;
+    for (size_t q = 0; q < s->nstims; q++) {
+        unsigned char on = (unsigned char)stimulus_pattern_at(s, s->nstep, q);
+        changed |= on != s->stim_on[q];
+        s->stim_on[q] = on;
+    }
+    if (changed) s->be->stim_changed(s);
+}
+
+/* Steps from now until the next event, at most limit: a stimulus switching on
+ * or off, a probe sample, or an output frame. */
+static long steps_to_event(const sim *s, long limit)
+{
+    long n = limit;
+    for (size_t q = 0; q < s->nprobes; q++) {
+        long e = s->probes[q]->every;
+        long d = e - s->nstep % e;
+        if (d < n) n = d;
+    }
+    if (s->out) {
+        long e = h5out_every(s->out), d = e - s->nstep % e;
+        if (d < n) n = d;
+    }
+    for (size_t q = 0; q < s->ntrackers; q++) {
+        long e = s->trackers[q]->every, d = e - (s->nstep - s->trackers[q]->last_step) % e;
+        if (d < n) n = d;
+    }
+    for (size_t q = 0; q < s->necgs; q++) {
+        long e = s->ecgs[q]->every, d = e - (s->nstep - s->ecgs[q]->last_step) % e;
+        if (d < n) n = d;
+    }
+    for (long d = 1; d < n; d++)
+        for (size_t q = 0; q < s->nstims; q++)
+            if ((unsigned char)stimulus_pattern_at(s, s->nstep + d, q) != s->stim_on[q]) return d;
+    return n;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void report_bad(sim *s, char *err, size_t errlen)
+{
+    int i, j, k;
+    grid_ijk(&s->g, (size_t)s->bad_gcell, &i, &j, &k);
+    snprintf(err, errlen,
+             "state variable '%s' became NaN or Inf at step %ld (t = %g ms) in cell (%d, %d, %d) "
+             "(1-based); lower dt or check the parameters",
+             s->m.def->states[s->bad_var].name, s->bad_step, s->t0 + s->bad_step * s->dt,
+             i + 1, j + 1, k + 1);
+}
+
+/* Waits for the backend and checks for failures and non-finite states. */
+static int checkpoint(sim *s, char *err, size_t errlen)
+{
+    if (sim_sync(s, err, errlen) != 0) return -1;
+    if (s->bad_cell >= 0) {
+        report_bad(s, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, void *ctx,
+                char *err, size_t errlen)
+{
+    if (s->bad_cell >= 0) {
+        report_bad(s, err, errlen);
+        return -1;
+    }
+    sim_apply_clamps(s);
+    if (sim_record(s, err, errlen) != 0) return -1;
+    const long start = s->nstep;
+    double last_report = wall_seconds(), last_check = last_report;
+    long chunk = 1;          /* steps queued between checks; grows to ~0.1 s of work */
+    long since_check = 0;
+    int rc = 0;
+    while (s->nstep - start < nsteps) {
+        /* under MPI the ranks stop together, at a checkpoint */
+        if (!par_active() && interrupt && *interrupt) { rc = 1; break; }
+        update_stimuli(s);
+        long n = sim_steps_to_clamp(s, steps_to_event(s, nsteps - (s->nstep - start)));
+        if (n > chunk - since_check) n = chunk - since_check;
+        s->be->step(s, n);
+        s->nstep += n;
+        sim_apply_clamps(s);
+        since_check += n;
+        if (write_pending_frame(s, err, errlen) != 0) { rc = -1; break; }
+        if (since_check >= chunk || (!par_active() && s->bad_cell >= 0)) {
+            if (checkpoint(s, err, errlen) != 0) { rc = -1; break; }
+            double now = wall_seconds();
+            /* every rank takes the same chunks: the slowest rank's time decides */
+            double v[2] = {now - last_check, interrupt && *interrupt};
+            par_max_doubles(v, 2);
+            if (v[1]) { rc = 1; break; }
+            if (v[0] < 0.05 && chunk < (1L << 20)) chunk *= 2;
+            else if (v[0] > 0.2 && chunk > 1) chunk /= 2;
+            last_check = now;
+            since_check = 0;
+            if (prog && now - last_report > 0.25) {
+                prog(ctx, s, s->nstep - start, nsteps, 0);
+                last_report = now;
+            }
+        }
+        if (record_events(s, err, errlen) != 0) { rc = -1; break; }
+    }
+    if (rc >= 0) {
+        if (write_pending_frame(s, err, errlen) != 0 || checkpoint(s, err, errlen) != 0) rc = -1;
+    }
+    if (prog) prog(ctx, s, s->nstep - start, nsteps, 1);
+    return rc;
+}
+
+long sim_steps_for(sim *s, double ms)
+{
+    const double want = ms + s->run_rest;
+    const long n = (long)floor(want / s->dt + 0.5);
+    s->run_rest = want - n * s->dt;
+    return n < 0 ? 0 : n;
+}

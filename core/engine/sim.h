@@ -1,0 +1,279 @@
+/* A monodomain simulation: grid, model, diffusion, stimuli, probes, output,
+ * and the backend that owns the state and steps it. */
+#ifndef CARDIAC_SIM_H
+#define CARDIAC_SIM_H
+#include <stddef.h>
+#include "activation.h"
+#include "clamp.h"
+#include "decomp.h"
+#include "ecg.h"
+#include "grid.h"
+#include "model.h"
+#include "multiscale.h"
+#include "output.h"
+#include "param_sets.h"
+#include "stencil.h"
+#include "stimulus.h"
+#include "gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct probe {
+    char name[64];
+    size_t *cells; size_t ncells;  /* global cell indices */
+    long *lcells;               /* local index of each cell this rank owns, -1 for the others */
+    int vars[MODEL_MAX_STATE]; int nvars;
+    long every;                 /* sample every this many steps */
+    long last_step;             /* step of the last sample, -1 before any */
+    /* Samples are counted from the first of the run; memory holds those from
+     * `first` on (t and data index q - first). While an output file is open
+     * it holds the probe's whole series (row q = sample q), and a sample
+     * written there leaves memory (first > 0); closing the output reads them
+     * back (first = 0), so no file has to outlive its output (core/engine/probe.c). */
+    double *t;                  /* nsamples - first */
+    float *data;                /* (nsamples - first) x nvars x ncells */
+    size_t first, nsamples, cap;
+    size_t nready;              /* rows of data filled in (the GPU fills them at sync) */
+    size_t nsaved;              /* samples already written to the output file */
+    size_t ncombined;           /* rows summed over the ranks (each fills the cells it owns) */
+} probe;
+
+/* Sample q (first <= q < nsamples) in memory: its time and its row. */
+static inline double *probe_time(const probe *p, size_t q) { return p->t + (q - p->first); }
+static inline float *probe_row(const probe *p, size_t q)
+{
+    return p->data + (q - p->first) * (size_t)p->nvars * p->ncells;
+}
+
+typedef struct sim sim;
+struct halo_face;
+struct sing_face;
+
+/* A backend owns the state arrays of the cells this rank stores (s->lg: the
+ * rank's part of the grid and its ghost layers; the whole grid in one
+ * process) and advances them; cell indices and fields passed to a backend are
+ * local to s->lg. The CPU backend is
+ * core/engine/backend_cpu.c, the CUDA backend cuda/backend_cuda.cu. Operations marked
+ * "queue" may return before the work is done (the GPU runs it in order on its
+ * stream); sync waits for it. A backend reports failures by sim_fail(). */
+typedef struct backend_ops {
+    const char *name;
+    int  (*init)(sim *s, char *err, size_t errlen);
+    void (*step)(sim *s, long nsteps);                 /* queue; stimulus pattern fixed meanwhile */
+    void (*sync)(sim *s);                              /* wait; sets bad_cell, fills probe rows */
+    void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
+    void (*params_changed)(sim *s);                    /* m.p, psets or plabel changed (core/interventions/param_sets.h) */
+    void (*clamp)(sim *s, size_t q);                   /* queue: clamps[q].var = its value at its cells */
+    void (*get_field)(sim *s, int var, float *dst);    /* lg.ncells values */
+    void (*set_field)(sim *s, int var, const float *src);
+    void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
+    void (*probe_record)(sim *s, probe *p, size_t row);   /* queue: p's vars at p->lcells into row (0 where -1) */
+    void (*snapshot)(sim *s, const int *vars, int nvars); /* queue: copy fields for output */
+    const float *(*snapshot_field)(sim *s, int q);        /* wait for the snapshot; its q-th field */
+    double (*time_steps)(sim *s, long nsteps);         /* ms that nsteps steps take (benchmarks) */
+    /* ghost layers (core/parallel/halo.h): copy a face of var to (to_host) or from host memory */
+    void (*face_copy)(sim *s, int var, const struct halo_face *f, void *host, int to_host);
+    /* native-precision state (checkpoints): lg.ncells values of esize bytes, row-major */
+    void (*get_state)(sim *s, int var, void *dst);
+    void (*set_state)(sim *s, int var, const void *src);
+    /* activation trackers (core/measure/activation.h): start allocates the arrays on
+     * first use and resets them from the current state; track queues one
+     * sample at times tp -> t (ms after the origin); track_get waits and
+     * copies one map (TRACK_*, lg.ncells values, row-major) */
+    int  (*track_start)(sim *s, tracker *t);
+    void (*track)(sim *s, tracker *t, float tp, float tnow);
+    void (*track_get)(sim *s, tracker *t, int field, float *dst);
+    void (*track_free)(sim *s, tracker *t);
+    /* pseudo-ECG (core/measure/ecg.h): waits; acc[e] = the sum over this rank's owned tissue cells */
+    void (*ecg)(sim *s, const double *el, int ne, double *acc);
+    /* phase singularities (core/measure/tips.h), both wait: tissue_sums sets sums[0..1]
+     * to the sums of vars va and vb (their float values) over this rank's owned
+     * tissue cells; singular_faces finds the singular plaquettes of their phase
+     * about (a0, b0) whose lower corner this rank owns (the ghost layers of both
+     * hold the neighbours' values) and returns their count and a malloc'd
+     * *out, or -1 after sim_fail */
+    void (*tissue_sums)(sim *s, int va, int vb, double sums[2]);
+    long (*singular_faces)(sim *s, int va, int vb, double a0, double b0, struct sing_face **out);
+    /* multiscale models (core/multiscale/multiscale.h): the dyads' state in the backend's
+     * memory at the resting state, or NULL: core/multiscale/multiscale.c keeps it in host
+     * memory and the backend's step runs multiscale_cpu_step */
+    int  (*dyads_init)(sim *s, char *err, size_t errlen);
+    /* and, where it keeps them, copies them to (to_host) or from host arrays:
+     * var[MS_NVAR] of ms->ncells x ms->n values in the state's precision and
+     * ryr of as many packed counts, cell-major as core/multiscale/multiscale.h; waits */
+    void (*dyads_copy)(sim *s, void *const *var, uint32_t *ryr, int to_host);
+    void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
+    void (*host_free)(void *p);
+    void (*free)(sim *s);
+    /* ghost layers per shared face that the backend's layout needs over
+     * nranks ranks, given the whole grid g and the configuration already in s
+     * (model, order, precision, layout, tsteps); NULL: the stencil's reach */
+    int  (*ghost_layers)(const sim *s, const grid *g, int nranks);
+} backend_ops;
+
+struct h5out;
+
+struct sim {
+    grid g;                     /* the whole grid, as the script described it */
+    decomp dc;                  /* this rank's part of it (core/parallel/decomp.h) */
+    grid lg;                    /* the cells this rank stores: its part and ghost layers */
+    int own_lo[3], own_hi[3];   /* the owned cells in lg's indices, [lo, hi) per axis */
+    void *halo_buf[2];          /* send and receive buffers of the halo exchange */
+    size_t halo_cap;
+    int halo_off;               /* benchmarks only: skip the exchange to time compute alone */
+    model_inst m;
+    stencil st;
+    double D[3];
+    int order;
+    int fp64;                   /* state in double precision */
+    int mixed;                  /* precision "mixed": fp64, gate kinetics in float (model.h) */
+    char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
+    int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
+    int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
+    int blocks[3];              /* blockDS block size (core/mesh/blocks.h), {0, 0, 0} = row-major state */
+    double dt;
+    long nstep;                 /* steps taken; t = t0 + nstep dt */
+    double t0;
+    double run_rest;            /* ms that sim_steps_for left over, |run_rest| <= dt/2 */
+    stimulus *stims; size_t nstims;
+    clamp *clamps; size_t nclamps;   /* core/interventions/clamp.h */
+    multiscale *ms;             /* calcium release units of multiscale models (core/multiscale/multiscale.h), or NULL */
+    unsigned char *plabel;      /* parameter set of each stored cell (lg), or NULL: m.p everywhere */
+    param_vec *psets;           /* npsets parameter sets, set 0 = m.p (core/interventions/param_sets.h) */
+    int npsets;
+    unsigned char *stim_on;     /* per stimulus: active in the current step */
+    probe **probes; size_t nprobes;
+    tracker **trackers; size_t ntrackers;
+    ecg_leads **ecgs; size_t necgs;
+    struct h5out *out;
+    const backend_ops *be;
+    void *bd;                   /* backend data */
+    long bad_cell;              /* set by the backend: first non-finite cell, -1 if none */
+    int bad_var;
+    long bad_step;              /* step count after which bad_cell was found */
+    long bad_gcell;             /* the first bad cell of all ranks, global index (set at sync) */
+    int failed;                 /* a backend operation failed: message in error */
+    char error[512];
+    int frame_pending;          /* an output snapshot is queued, not yet written */
+    double frame_t; long frame_step;
+};
+
+typedef struct {
+    const char *backend;        /* "cpu" or "cuda" */
+    const char *layout;         /* cuda: "naive", "window", "tower", "tblock" or NULL (auto) */
+    int tsteps;                 /* cuda tblock: steps per kernel, 0 = default */
+    int block[2];               /* cuda: thread-block shape, {0, 0} = default */
+    int blocks[3];              /* blockDS block size, {0, 0, 0} = none (row-major state) */
+    int fp64;                   /* double-precision state */
+    int mixed;                  /* and the model's mixed step (PRECISION_MIXED) */
+    int order;                  /* 2 or 4 */
+    int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
+    int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
+    double dt, D[3];
+} sim_config;
+
+extern const backend_ops backend_cpu;
+
+/* Records a backend failure (printf-style); the first message is kept. */
+void sim_fail(sim *s, const char *fmt, ...);
+
+static inline double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }
+
+/* Creates the simulation (copies grid and model). Returns NULL with a message in err. */
+sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen);
+void sim_destroy(sim *s);
+/* Bytes the state of a simulation needs on the host. */
+double sim_bytes_needed(const grid *g, const model_def *d, int fp64);
+/* Waits for queued backend work; 0, or -1 with the failure in err. */
+int sim_sync(sim *s, char *err, size_t errlen);
+
+/* Checks dt against the stability limit for D and a reaction-rate bound
+ * (1/ms); 0 or -1 with err. */
+int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen);
+/* Checks D and dt against the stability limit; 0 or -1 with err. */
+int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
+/* The largest spacing that resolves the model's upstroke along each axis
+ * (model_resolved_dx for that axis' D and the stencil; 0 where the axis is
+ * flat, has no diffusion or the model has no measured value) in lim; returns
+ * the first axis whose spacing exceeds its limit, or -1. */
+int sim_resolution(const sim *s, double lim[3]);
+
+/* Local index (in lg) of global cell c, or -1 when this rank does not store it. */
+long sim_local_index(const sim *s, size_t c);
+/* Keeps the stored cells among global cells[0..n), as local indices, in
+ * order; returns how many. */
+size_t sim_keep_local(const sim *s, size_t *cells, size_t n);
+/* Takes ownership of the stimulus. */
+void sim_add_stimulus(sim *s, stimulus *st);
+/* Drops the samples written to the open output file from memory, and takes
+ * them all back into memory before it closes (core/engine/probe.c). */
+void probe_release(probe *p);
+int probe_reload(const struct h5out *o, const sim *s, probe *p, char *err, size_t errlen);
+/* Samples q0 .. q0 + n - 1 of p (times and rows of nvars x ncells), from
+ * memory or read back from the open output file; after sim_sync. */
+int probe_read(const sim *s, const probe *p, size_t q0, size_t n, double *t, float *rows, char *err, size_t errlen);
+probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
+                     const int *vars, int nvars, long every);
+
+typedef void (*progress_fn)(void *ctx, const sim *s, long done, long total, int final);
+
+/* Starts tracking activation of state variable var (core/measure/activation.h) from
+ * the current state; NULL with err when the backend cannot allocate it. */
+tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen);
+/* Forgets what a tracker has seen and starts it again from now. */
+int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen);
+/* One map of a tracker over the whole grid, absolute times in ms (collective). */
+void sim_track_field(sim *s, tracker *t, int field, float *dst);
+
+/* Samples the pseudo-ECG at ne electrodes every `every` steps from now on
+ * (the first sample now). NULL when out of memory. */
+ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every);
+
+/* Advances nsteps. Returns 0, 1 when *interrupt became set (stopped at a step
+ * boundary), -1 on error (message in err; e.g. a non-finite state). */
+int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, void *ctx,
+                char *err, size_t errlen);
+
+/* Samples probes and writes an output frame when due at the current step. */
+int sim_record(sim *s, char *err, size_t errlen);
+
+/* Whole-grid views of the distributed state, identical on every rank
+ * (collective under MPI: every rank must call them). */
+void sim_get_field(sim *s, int var, float *dst);            /* g.ncells values */
+void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst);
+/* The same in the state's own precision (esize = sim_state_size bytes per
+ * value): checkpoints that continue bit for bit, sim:set, sim:field, sim:diff. */
+size_t sim_state_size(const sim *s);
+/* The state's PRECISION_* (core/models/model.h). */
+int sim_precision(const sim *s);
+/* Whether a backend may store state v in double: all states in fp64, all
+ * but the model's float-valued gates (model_def.mixed_float) in mixed, which
+ * the GPU stores in float without loss. Host copies of the state (sim_get_state)
+ * are in double for every state of an fp64 or mixed simulation. */
+int sim_var_fp64(const sim *s, int v);
+int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
+int sim_set_state(sim *s, int var, const void *src);
+/* Milliseconds nsteps steps take on the slowest rank (they count as steps);
+ * exchange = 0 skips the halo exchange under MPI, to time compute alone
+ * (the state is then unfit to go on with). */
+double sim_time_steps(sim *s, long nsteps, int exchange);
+/* After the state was set anew: the non-finite cell seen before is gone. */
+void sim_forget_bad_cell(sim *s);
+/* The simulation's HDF5 output (core/io/output.h): one at a time. */
+int sim_output_open(sim *s, const h5out_config *cfg, char *err, size_t errlen);
+void sim_output_close(sim *s);
+int sim_output_flush(sim *s, int complete);
+const char *sim_output_path(const sim *s);   /* NULL without an output */
+/* The steps that advance s by ms (the nearest whole number of steps to what
+ * the calls so far asked for): the remainder is carried to the next call, so
+ * many short runs add up to their sum, and a run shorter than half a step
+ * waits for the next instead of never advancing. */
+long sim_steps_for(sim *s, double ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

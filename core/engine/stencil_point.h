@@ -1,0 +1,61 @@
+/* Precision template (no include guard; instantiated in core/engine/stencil.h):
+ * the diffusion term at one tissue cell on the CPU, from the grid's mask and
+ * the shared boundary rule of core/engine/stencil_rule.h. V is stored row-major or
+ * in blockDS blocks; st_at() finds a neighbour either way. */
+
+/* The phase-field form (thesis eqs. 4.1-4.2; Fenton et al., Chaos 15:013502,
+ * 2005), second order: (1/phi_c) sum_a D_a/h_a^2 sum_n (phi_c + phi_n)/2
+ * (V_n - V_c) over the two neighbours n along each axis; a neighbour outside
+ * the tissue or the box passes no flux. */
+static inline real R(stencil_point_phase)(const stencil *st, const grid *g, const real *V, const st_cell *x)
+{
+    const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
+    const size_t c = x->c;
+    const real pc = (real)g->phi[c], v0 = V[x->q];
+    real sum = 0;
+    for (int a = 0; a < g->dim; a++) {
+        const ptrdiff_t s = stride[a];
+        real flux = 0;
+        if (st_in(g, c, x->pos[a], -1, g->n[a], s)) flux += (pc + (real)g->phi[c - s]) * (V[st_at(x, a, -1, s)] - v0);
+        if (st_in(g, c, x->pos[a], 1, g->n[a], s)) flux += (pc + (real)g->phi[c + s]) * (V[st_at(x, a, 1, s)] - v0);
+        sum += (real)st->coef[a] * flux;
+    }
+    return sum / (2 * pc);
+}
+
+static inline real R(stencil_point_at)(const stencil *st, const grid *g, const real *V, const st_cell *x)
+{
+    if (g->phi) return R(stencil_point_phase)(st, g, V, x);
+    const int r = st->order / 2;
+    const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
+    const size_t c = x->c;
+    int interior = st->full;
+    for (int a = 0; a < g->dim && interior; a++)
+        interior = x->pos[a] >= r && x->pos[a] < g->n[a] - r;
+    real sum = 0, v0 = V[x->q];
+    for (int a = 0; a < g->dim; a++) {
+        const ptrdiff_t s = stride[a];
+        const int p = x->pos[a];
+        const real coef = (real)st->coef[a];
+        if (interior) {
+            real m2 = r > 1 ? V[st_at(x, a, -2, s)] : 0, p2 = r > 1 ? V[st_at(x, a, 2, s)] : 0;
+            sum += coef * R(stencil_axis_interior)(v0, V[st_at(x, a, -1, s)], V[st_at(x, a, 1, s)], m2, p2,
+                                                   st->order);
+            continue;
+        }
+        int im1 = st_in(g, c, p, -1, g->n[a], s), ip1 = st_in(g, c, p, 1, g->n[a], s);
+        int im2 = r > 1 && im1 && st_in(g, c, p, -2, g->n[a], s);
+        int ip2 = r > 1 && ip1 && st_in(g, c, p, 2, g->n[a], s);
+        sum += coef * R(stencil_axis_rule)(v0, im1 ? V[st_at(x, a, -1, s)] : 0, ip1 ? V[st_at(x, a, 1, s)] : 0,
+                                           im2 ? V[st_at(x, a, -2, s)] : 0, ip2 ? V[st_at(x, a, 2, s)] : 0,
+                                           im1, ip1, im2, ip2, st->order);
+    }
+    return sum;
+}
+
+static inline real R(stencil_point)(const stencil *st, const grid *g, const real *V,
+                                    int i, int j, int k, size_t c)
+{
+    const st_cell x = {NULL, c, c, {i, j, k}, {0, 0, 0}};
+    return R(stencil_point_at)(st, g, V, &x);
+}

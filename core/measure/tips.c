@@ -1,0 +1,74 @@
+/* Phase singularities of a simulation's state (core/measure/tips.h). */
+#include <stdlib.h>
+#include "halo.h"
+#include "par.h"
+#include "tips.h"
+
+void tips_sums_host(sim *s, int va, int vb, double sums[2])
+{
+    const grid *lg = &s->lg;
+    float *f = malloc(lg->ncells * sizeof *f);
+    sums[0] = sums[1] = 0;
+    if (!f) { sim_fail(s, "out of memory for the tissue means"); return; }
+    const int var[2] = {va, vb};
+    for (int q = 0; q < 2; q++) {
+        s->be->get_field(s, var[q], f);
+        for (int k = s->own_lo[2]; k < s->own_hi[2]; k++)
+            for (int j = s->own_lo[1]; j < s->own_hi[1]; j++)
+                for (int i = s->own_lo[0]; i < s->own_hi[0]; i++) {
+                    const size_t c = grid_index(lg, i, j, k);
+                    if (lg->mask[c]) sums[q] += f[c];
+                }
+    }
+    free(f);
+}
+
+long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **out)
+{
+    const grid *lg = &s->lg;
+    float *a = malloc(lg->ncells * sizeof *a), *b = malloc(lg->ncells * sizeof *b);
+    long n = -1;
+    if (a && b) {
+        s->be->get_field(s, va, a);
+        s->be->get_field(s, vb, b);
+        n = singular_faces_local(&s->g, lg, s->dc.slo, s->own_lo, s->own_hi, a, b, a0, b0, out);
+    }
+    free(a);
+    free(b);
+    if (n < 0) sim_fail(s, "out of memory finding phase singularities");
+    return n;
+}
+
+long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out)
+{
+    *out = NULL;
+    char err[512];
+    if (sim_sync(s, err, sizeof err) != 0) return -1;
+    double c0[2];
+    if (centre) { c0[0] = centre[0]; c0[1] = centre[1]; }
+    else {
+        s->be->tissue_sums(s, va, vb, c0);
+        par_sum_doubles(c0, 2);
+        for (int q = 0; q < 2; q++) c0[q] = s->g.ntissue ? c0[q] / (double)s->g.ntissue : 0;
+    }
+    /* plaquettes across a rank border read the neighbour's cells in the ghost layers */
+    const int vars[2] = {va, vb};
+    if (s->failed || halo_exchange(s, vars, va == vb ? 1 : 2) != 0) return -1;
+    sing_face *mine = NULL;
+    long n = s->be->singular_faces(s, va, vb, c0[0], c0[1], &mine);
+    int failed = n < 0;
+    par_max_ints(&failed, 1);                      /* no rank waits below for one that failed */
+    if (failed) {
+        free(mine);
+        if (n >= 0) sim_fail(s, "another rank failed to find its phase singularities");
+        return -1;
+    }
+    size_t bytes;
+    sing_face *all = par_allgather(mine, (size_t)n * sizeof *mine, &bytes);
+    free(mine);
+    if (!all) { sim_fail(s, "out of memory gathering phase singularities"); return -1; }
+    long m = singularities_from_faces(&s->g, all, (long)(bytes / sizeof *all), out);
+    free(all);
+    if (m < 0) sim_fail(s, "out of memory joining phase singularities");
+    return m;
+}

@@ -1,0 +1,30 @@
+/* Phase singularities of a simulation's state (sim:tips): spiral-wave tips in
+ * 2D, scroll-wave filaments in 3D. The backend finds each rank's singular
+ * plaquettes where the state lives (on the GPU, cuda/singularity_kernels.cu:
+ * only the list of singular plaquettes crosses to the host), the ranks share
+ * them, and every rank joins them into tips or filaments
+ * (core/measure/singularity.h). */
+#ifndef CARDIAC_TIPS_H
+#define CARDIAC_TIPS_H
+#include "sim.h"
+#include "singularity.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The singularities of the phase of state variables va and vb about centre
+ * {a0, b0}, or about their means over the tissue when centre is NULL.
+ * Returns their number and a malloc'd array in *out (NULL when none), or -1
+ * after sim_fail. Collective under MPI: every rank gets the whole list. */
+long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out);
+
+/* The operations on the host, from the backend's fields (the CPU backend's). */
+void tips_sums_host(sim *s, int va, int vb, double sums[2]);
+long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
