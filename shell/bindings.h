@@ -30,19 +30,20 @@ struct sim;
 grid *check_mesh(lua_State *L, int idx);
 /* The open simulation at idx (raises when it was closed). */
 struct sim *check_sim(lua_State *L, int idx);
-/* Methods of simulation objects kept in their own files: activation maps
+/* Lua methods of simulation objects are named lsim_* (sim_* names the core's
+ * functions). Those kept in their own files: activation maps
  * (l_activation.c; open_activation registers the tracker class) and
  * checkpoints (l_checkpoint.c). */
-int sim_activation(lua_State *L);
-int sim_checkpoint(lua_State *L);
-int sim_restore(lua_State *L);
-int sim_tips(lua_State *L);        /* l_tips.c */
-int sim_ecg(lua_State *L);         /* l_ecg.c; open_ecg registers its class */
-int sim_set_param(lua_State *L);   /* l_interventions.c */
-int sim_param(lua_State *L);
-int sim_param_sets_l(lua_State *L);
-int sim_clamp(lua_State *L);
-int sim_clamp_ryr(lua_State *L);
+int lsim_activation(lua_State *L);
+int lsim_checkpoint(lua_State *L);
+int lsim_restore(lua_State *L);
+int lsim_tips(lua_State *L);        /* l_tips.c */
+int lsim_ecg(lua_State *L);         /* l_ecg.c; open_ecg registers its class */
+int lsim_set_param(lua_State *L);   /* l_interventions.c */
+int lsim_param(lua_State *L);
+int lsim_param_sets(lua_State *L);
+int lsim_clamp(lua_State *L);
+int lsim_clamp_ryr(lua_State *L);
 /* The state variable named at idx (V when nil); errors mention fn. */
 int sim_var_arg(lua_State *L, const struct sim *s, int idx, const char *fn);
 void open_ecg(lua_State *L);

@@ -50,7 +50,7 @@ static float *map_copy(lua_State *L, sim *s, tracker *t, int f, const char *fn)
 }
 
 /* sim:activation{threshold =, fraction =, var =, every = | interval =} */
-int sim_activation(lua_State *L)
+int lsim_activation(lua_State *L)
 {
     static const char *const keys[] = {"threshold", "fraction", "var", "every", "interval", NULL};
     const char *fn = "simulation:activation";

@@ -7,7 +7,7 @@
 #include "checkpoint.h"
 
 /* sim:checkpoint(file, {overwrite =}) -> file */
-int sim_checkpoint(lua_State *L)
+int lsim_checkpoint(lua_State *L)
 {
     static const char *const keys[] = {"overwrite", NULL};
     const char *fn = "simulation:checkpoint";
@@ -24,7 +24,7 @@ int sim_checkpoint(lua_State *L)
 }
 
 /* sim:restore(file, {params = false, convert_dt = false}) -> the restored time, ms */
-int sim_restore(lua_State *L)
+int lsim_restore(lua_State *L)
 {
     static const char *const keys[] = {"params", "convert_dt", NULL};
     const char *fn = "simulation:restore";

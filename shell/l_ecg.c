@@ -21,7 +21,7 @@ static ecg_leads *check_ecg(lua_State *L, int idx, sim **s)
 }
 
 /* sim:ecg{electrodes = {{x, y, z}, ...}, interval = ms | every = steps, name =} */
-int sim_ecg(lua_State *L)
+int lsim_ecg(lua_State *L)
 {
     static const char *const keys[] = {"electrodes", "interval", "every", "name", NULL};
     const char *fn = "simulation:ecg";

@@ -12,7 +12,7 @@
 /* sim:set_param(name, value [, region]) or sim:set_param({name = value, cell = preset} [, region]).
  * Every set of parameters the changed cells use gets the change, so regions
  * may overlap: a cell in two changed regions has both changes. */
-int sim_set_param(lua_State *L)
+int lsim_set_param(lua_State *L)
 {
     const char *fn = "simulation:set_param";
     sim *s = check_sim(L, 1);
@@ -59,7 +59,7 @@ int sim_set_param(lua_State *L)
 
 /* sim:param(name [, x, y, z]): the parameter's value, where the simulation's
  * own parameters apply or at the cell holding point (x, y, z) mm. */
-int sim_param(lua_State *L)
+int lsim_param(lua_State *L)
 {
     const char *fn = "simulation:param";
     sim *s = check_sim(L, 1);
@@ -81,7 +81,7 @@ int sim_param(lua_State *L)
 }
 
 /* sim:param_sets(): how many distinct parameter sets the tissue uses. */
-int sim_param_sets_l(lua_State *L)
+int lsim_param_sets(lua_State *L)
 {
     lua_pushinteger(L, sim_param_sets(check_sim(L, 1)));
     return 1;
@@ -103,7 +103,7 @@ static void clamp_region(lua_State *L, sim *s, int reg, const char *fn, stimulus
 /* sim:clamp{region = R, var = "V", value = x, duration = ms, start = ms | times = {...}, period, count}:
  * holds var at value in the region's tissue during each pulse (without
  * duration: from start on, for good). Returns the number of cells clamped. */
-int sim_clamp(lua_State *L)
+int lsim_clamp(lua_State *L)
 {
     static const char *const keys[] = {"region", "var", "value", "duration", "start", "period", "count", "times", NULL};
     const char *fn = "simulation:clamp";
@@ -127,7 +127,7 @@ int sim_clamp(lua_State *L)
  * period, count}: holds every RyR of the region's cells open (state O1, the
  * default) or closed (C1) during each pulse (without duration: from start
  * on), for models with calcium release units. Returns the number of cells. */
-int sim_clamp_ryr(lua_State *L)
+int lsim_clamp_ryr(lua_State *L)
 {
     static const char *const keys[] = {"region", "state", "duration", "start", "period", "count", "times", NULL};
     static const char *const states[] = {"open", "closed", NULL};

@@ -102,7 +102,7 @@ static void warn_resolution(const sim *s, const char *fn)
     }
 }
 
-static int sim_new(lua_State *L)
+static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli", NULL};
@@ -205,7 +205,7 @@ static int sim_new(lua_State *L)
     return 1;
 }
 
-static int sim_gc(lua_State *L)
+static int lsim_gc(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
     sim_destroy(ls->s);
@@ -213,10 +213,10 @@ static int sim_gc(lua_State *L)
     return 0;
 }
 
-static int sim_close(lua_State *L)
+static int lsim_close(lua_State *L)
 {
     luaL_checkudata(L, 1, SIM_MT);
-    return sim_gc(L);
+    return lsim_gc(L);
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -264,7 +264,7 @@ static int advance(lua_State *L, sim *s, long nsteps)
     return 1;
 }
 
-static int sim_step(lua_State *L)
+static int lsim_step(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     lua_Integer n = luaL_optinteger(L, 2, 1);
@@ -272,7 +272,7 @@ static int sim_step(lua_State *L)
     return advance(L, s, (long)n);
 }
 
-static int sim_run(lua_State *L)
+static int lsim_run(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     double ms = luaL_checknumber(L, 2);
@@ -332,14 +332,14 @@ static int push_sample(lua_State *L, sim *s, int v, size_t c)
     return 1;
 }
 
-static int sim_get(lua_State *L)
+static int lsim_get(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:get");
     return push_sample(L, s, v, cell_from_args(L, 3, &s->g, "simulation:get"));
 }
 
-static int sim_at(lua_State *L)
+static int lsim_at(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:at");
@@ -350,7 +350,7 @@ static int sim_at(lua_State *L)
     return push_sample(L, s, v, (size_t)c);
 }
 
-static int sim_cell(lua_State *L)
+static int lsim_cell(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     size_t c = cell_from_args(L, 2, &s->g, "simulation:cell");
@@ -363,7 +363,7 @@ static int sim_cell(lua_State *L)
     return 1;
 }
 
-static int sim_field(lua_State *L)
+static int lsim_field(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:field");
@@ -378,7 +378,7 @@ static int sim_field(lua_State *L)
     return 1;
 }
 
-static int sim_stats(lua_State *L)
+static int lsim_stats(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:stats");
@@ -399,7 +399,7 @@ static int sim_stats(lua_State *L)
 }
 
 /* sim:set(var, value | function(x, y, z) -> value [, region]) */
-static int sim_set(lua_State *L)
+static int lsim_set(lua_State *L)
 {
     const char *fn = "simulation:set";
     sim *s = check_sim(L, 1);
@@ -465,7 +465,7 @@ static int sim_set(lua_State *L)
 
 /* ---- changing the problem between runs -------------------------------- */
 
-static int sim_set_D(lua_State *L)
+static int lsim_set_D(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     double D[3];
@@ -476,7 +476,7 @@ static int sim_set_D(lua_State *L)
     return 0;
 }
 
-static int sim_add_stimulus_l(lua_State *L)
+static int lsim_add_stimulus(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     stimulus st;
@@ -507,7 +507,7 @@ static int read_vars(lua_State *L, sim *s, int opts, int *vars, const char *fn)
     return nv;
 }
 
-static int sim_probe(lua_State *L)
+static int lsim_probe(lua_State *L)
 {
     static const char *const keys[] = {"name", "cells", "points", "region", "vars", "every", "interval", NULL};
     const char *fn = "simulation:probe";
@@ -719,7 +719,7 @@ static int probe_index(lua_State *L)
 
 /* ---- output ----------------------------------------------------------------- */
 
-static int sim_output(lua_State *L)
+static int lsim_output(lua_State *L)
 {
     static const char *const keys[] = {"file", "every", "interval", "vars", "overwrite", NULL};
     const char *fn = "simulation:output";
@@ -754,7 +754,7 @@ static int sim_output(lua_State *L)
     return 1;
 }
 
-static int sim_close_output(lua_State *L)
+static int lsim_close_output(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     sim_output_close(s);
@@ -796,7 +796,7 @@ void png_slice_write(lua_State *L, const char *path, float *field, const uint8_t
 }
 
 /* sim:png(file, {var =, min =, max =, z =, scale =, overwrite =}) */
-static int sim_png(lua_State *L)
+static int lsim_png(lua_State *L)
 {
     static const char *const keys[] = {"var", "min", "max", "z", "scale", "overwrite", NULL};
     const char *fn = "simulation:png";
@@ -820,7 +820,7 @@ static int sim_png(lua_State *L)
 /* sim:diff(other [, var]) -> max |a - b| over tissue cells, RMS difference, and
  * the 1-based cell of the maximum: to compare backends, layouts or precisions
  * of the same problem without moving whole fields into Lua. */
-static int sim_diff(lua_State *L)
+static int lsim_diff(lua_State *L)
 {
     const char *fn = "simulation:diff";
     sim *a = check_sim(L, 1), *b = check_sim(L, 2);
@@ -859,7 +859,7 @@ static int cmp_double(const void *a, const void *b)
  * CUDA events on the GPU and the wall clock on the CPU. The steps count: the
  * simulation advances by warmup + repeat x steps. Returns {times = {ms...},
  * median = ms, per_step = ms, steps = n}. */
-static int sim_benchmark(lua_State *L)
+static int lsim_benchmark(lua_State *L)
 {
     static const char *const keys[] = {"steps", "repeat", "warmup", NULL};
     const char *fn = "simulation:benchmark";
@@ -907,7 +907,7 @@ static int sim_benchmark(lua_State *L)
     return 1;
 }
 
-static int sim_index(lua_State *L)
+static int lsim_index(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
     const char *k = luaL_checkstring(L, 2);
@@ -947,7 +947,7 @@ static int sim_index(lua_State *L)
     return 1;
 }
 
-static int sim_tostring(lua_State *L)
+static int lsim_tostring(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
     if (!ls->s) { lua_pushliteral(L, "cardiac.simulation (closed)"); return 1; }
@@ -959,22 +959,22 @@ static int sim_tostring(lua_State *L)
 void open_simulation(lua_State *L)
 {
     static const luaL_Reg methods[] = {
-        {"step", sim_step}, {"run", sim_run}, {"get", sim_get}, {"at", sim_at}, {"cell", sim_cell},
-        {"field", sim_field}, {"stats", sim_stats}, {"set", sim_set}, {"set_D", sim_set_D},
-        {"set_param", sim_set_param}, {"param", sim_param}, {"param_sets", sim_param_sets_l},
-        {"clamp", sim_clamp}, {"clamp_ryr", sim_clamp_ryr}, {"add_stimulus", sim_add_stimulus_l},
-        {"probe", sim_probe}, {"output", sim_output}, {"close_output", sim_close_output},
-        {"png", sim_png}, {"benchmark", sim_benchmark}, {"diff", sim_diff}, {"close", sim_close},
-        {"activation", sim_activation}, {"checkpoint", sim_checkpoint}, {"restore", sim_restore},
-        {"tips", sim_tips}, {"ecg", sim_ecg}, {NULL, NULL}};
+        {"step", lsim_step}, {"run", lsim_run}, {"get", lsim_get}, {"at", lsim_at}, {"cell", lsim_cell},
+        {"field", lsim_field}, {"stats", lsim_stats}, {"set", lsim_set}, {"set_D", lsim_set_D},
+        {"set_param", lsim_set_param}, {"param", lsim_param}, {"param_sets", lsim_param_sets},
+        {"clamp", lsim_clamp}, {"clamp_ryr", lsim_clamp_ryr}, {"add_stimulus", lsim_add_stimulus},
+        {"probe", lsim_probe}, {"output", lsim_output}, {"close_output", lsim_close_output},
+        {"png", lsim_png}, {"benchmark", lsim_benchmark}, {"diff", lsim_diff}, {"close", lsim_close},
+        {"activation", lsim_activation}, {"checkpoint", lsim_checkpoint}, {"restore", lsim_restore},
+        {"tips", lsim_tips}, {"ecg", lsim_ecg}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
-        {"__gc", sim_gc}, {"__close", sim_gc}, {"__index", sim_index}, {"__tostring", sim_tostring}, {NULL, NULL}};
+        {"__gc", lsim_gc}, {"__close", lsim_gc}, {"__index", lsim_index}, {"__tostring", lsim_tostring}, {NULL, NULL}};
     static const luaL_Reg pmethods[] = {{"data", probe_data}, {"csv", probe_csv}, {NULL, NULL}};
     static const luaL_Reg pmeta[] = {{"__index", probe_index}, {NULL, NULL}};
     new_class(L, SIM_MT, methods, meta);
     new_class(L, PROBE_MT, pmethods, pmeta);
     open_activation(L);
     open_ecg(L);
-    lua_pushcfunction(L, sim_new);
+    lua_pushcfunction(L, lsim_new);
     lua_setfield(L, -2, "simulation");
 }

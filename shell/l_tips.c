@@ -16,7 +16,7 @@ static int state_of(lua_State *L, const sim *s, const char *name, const char *fn
 
 /* sim:tips{vars = {V, second state}, centre = {tissue means}} -> list of
  * {x, y, charge} (2D) or {x, y, z, faces} filaments (3D) */
-int sim_tips(lua_State *L)
+int lsim_tips(lua_State *L)
 {
     static const char *const keys[] = {"vars", "centre", NULL};
     const char *fn = "simulation:tips";
