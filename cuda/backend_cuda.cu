@@ -208,7 +208,7 @@ static bool tplane_narrow_tiles(const sim *s, const int n[3])
 // hold too few rows for 3 levels in shared memory (Karma 512^3 on the H100:
 // K = 2 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells;
 // docs/performance.md), and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3
-// 0.173 ms; docs/gpu.md, item 16). Tiles 64 wide hold 64 rows at K = 3.
+// 0.173 ms; docs/gpu-notebook.md, item 16). Tiles 64 wide hold 64 rows at K = 3.
 static int default_tsteps(const sim *s, const grid *g, int layout)
 {
     int n[3], axis_of[3];
@@ -233,13 +233,13 @@ static int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
 // a tile spanning 512 cells or more, which holds 10 rows at K = 2 and writes
 // 6 (Karma on an H200: 512^3 0.439 ms a step against 0.552 on 512 x 10
 // tiles, 1024^3 3.43 against 5.94 on 352 x 10; 256^3 keeps 256 x 16 tiles,
-// 0.061 against 0.073 on 64 x 64; docs/gpu.md, item 20). Else tiles as wide
+// 0.061 against 0.073 on 64 x 64; docs/gpu-notebook.md, item 20). Else tiles as wide
 // as the grid up to 512 cells (no x halo), or the fewest tiles of at most 512
 // with their halo; as many rows of threads as make 512 threads in fp64 where
 // the width divides 512 (the compiled variant with 128 registers a thread and
 // more rows; on the H100, Karma 256^3 fp64 K = 2 0.130 ms a step against
 // 0.146 with 1024 threads), else 1024 (fp32 256^3 K = 3: 0.060 against 0.090
-// with 512; docs/gpu.md, item 16); and fit the block's shared memory.
+// with 512; docs/gpu-notebook.md, item 16); and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;

@@ -17,7 +17,7 @@
 // branches, so that the loads of the neighbours' V that follow are
 // independent of each other and of any branch: a warp waits for memory twice,
 // not once per neighbour as with a table lookup and a load behind each
-// neighbour's flag test (docs/gpu.md, item 18).
+// neighbour's flag test (docs/gpu-notebook.md, item 18).
 template <int R>
 __device__ __forceinline__ void block_gather(const block_map &bm, size_t q, const int l[3], unsigned fl,
                                              uint32_t idx[3][2 * R + 1])
@@ -51,14 +51,14 @@ __device__ __forceinline__ void block_gather(const block_map &bm, size_t q, cons
 // it, not held from the kernel's first load to its last store. The registers
 // fell from 168 to 96, five blocks (20 warps) fit an SM instead of 12 warps;
 // H100 heart: fp64 3.88 -> 3.36 ms, mixed 1.75 -> 1.63 ms per step
-// (docs/gpu.md, item 18).
+// (docs/gpu-notebook.md, item 18).
 template <class M, class T>
 __host__ __device__ constexpr bool block_state_shared() { return step_state_shared(M::nstate, sizeof(T)); }
 // The others leave the minimum of blocks unspecified (0), with which ptxas
 // holds their registers lower than with an explicit 1 (TP06 fp32 59 against
 // 91, Karma 32 against 40: heart, blocks of 2, 8% faster), except models with
 // many states (ORd fp32: 128 registers with 1, 104 with 0, which ran 3%
-// slower; docs/gpu.md, item 19).
+// slower; docs/gpu-notebook.md, item 19).
 template <class M, class T>
 __host__ __device__ constexpr int block_kernel_min_blocks()
 {
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     // for memory once before the neighbours' V and once for them; the test
     // first made the flags a round trip of their own. A stored cell without
     // tissue (4% of the heart's with blocks of 2) then loads its state for
-    // nothing (docs/gpu.md, item 19).
+    // nothing (docs/gpu-notebook.md, item 19).
     const unsigned fl = a.flags[q];            // 0 for padding past the box's end
     const T stim = a.istim ? a.istim[q] : (T)0;
     int l[3];

@@ -58,7 +58,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, c);
     q.stim = a.istim ? a.istim[c] : (T)0;
     // the cell's parameter set, loaded with its state: read at the step, its
-    // latency (and then its row's) came on top of the state's (docs/gpu.md, item 9)
+    // latency (and then its row's) came on top of the state's (docs/gpu-notebook.md, item 9)
     if (LABELS && a.plabel) q.set = a.plabel[c];
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
@@ -83,7 +83,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 // lets ptxas hold the registers where it did before the shared variant
 // (ORd fp32 128, Karma 32). A minimum of 1 raised them (ORd fp32 to 168,
 // Karma to 40: fewer warps an SM) and cost the fp32 models 7-18% on the
-// 256^3 box (H100, 2026-11-24; docs/gpu.md, item 19).
+// 256^3 box (H100, 2026-11-24; docs/gpu-notebook.md, item 19).
 //
 // Offsets inside a plane and between neighbouring planes are 32-bit (the
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     // the states: in registers, or (models with many states in double: ORd
     // in fp64 and "mixed", step_state_shared in launch.h) this thread's NS
     // values in shared memory, as in the blockDS kernel, so that the
-    // registers fit five blocks (20 warps) on an SM (docs/gpu.md, item 19);
+    // registers fit five blocks (20 warps) on an SM (docs/gpu-notebook.md, item 19);
     // the empty asm statements with a memory clobber keep the compiler from
     // carrying the stored values across them in registers (kernels_block.cuh)
     T yr[ZC][SHARED ? 1 : NS];
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 // Cells per thread along z: 2 in fp32 (H200: Karma 256^3 0.107 -> 0.100 ms,
 // 512^3 0.856 -> 0.740 ms, Aliev-Panfilov 4096^2 0.093 -> 0.085 ms), 1 in
 // fp64, where the kernel already moves twice the bytes per load and the
-// second cell made it slower (0.155 -> 0.175 ms); docs/gpu.md, item 5.
+// second cell made it slower (0.155 -> 0.175 ms); docs/gpu-notebook.md, item 5.
 template <class T> constexpr int naive_cells_z() { return sizeof(T) == 4 ? 2 : 1; }
 
 struct naive_launch {

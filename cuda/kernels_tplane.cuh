@@ -12,7 +12,7 @@
 // every tile spends its issue slots on the whole tile although its valid part
 // shrinks by one cell per side and level (a third of the tile at K = 3), and
 // the per-level bookkeeping ran to about 170 instructions per useful
-// cell-step (docs/gpu.md, item 5). Here a warp is 32 cells of one row, so the
+// cell-step (docs/gpu-notebook.md, item 5). Here a warp is 32 cells of one row, so the
 // rows a level no longer needs are skipped by whole warps, a tile as wide as
 // the grid has no x halo at all, and the thread-to-cell map is fixed (thread
 // t holds column t % W of rows t / W + k * RP, k < CPT), so every shared
@@ -28,7 +28,7 @@
 // the slots of planes z, z - 1 and z - 2 (plane p in slot p mod 3), and a
 // cell's other states wait one iteration per level. The input plane stored
 // at an iteration was loaded into registers during the previous one, behind
-// its arithmetic (docs/gpu.md, item 15: the skew of 2 this replaced needed 4
+// its arithmetic (docs/gpu-notebook.md, item 15: the skew of 2 this replaced needed 4
 // planes per level and twice the registers for the other states).
 //
 // The barrier is split (an mbarrier): a thread arrives when it has written
@@ -36,7 +36,7 @@
 // so that it computes the last level while slower threads finish the lower
 // ones. The last level reads level K-1's planes z - K and z - K - 1 after
 // its thread's arrival; so that a thread already in the next iteration does
-// not overwrite them, level K-1's ring has a fourth slot (docs/gpu.md, item
+// not overwrite them, level K-1's ring has a fourth slot (docs/gpu-notebook.md, item
 // 16: 6.6% at 512^3 fp32).
 //
 // Under mpirun (split_tplane_step, cuda/backend_cuda.cu) a rank stores its
@@ -69,7 +69,7 @@ constexpr int BAR_BYTES = 16;   // the block's mbarrier, ahead of the rings
 // The iteration's barrier, split: a thread arrives once its writes to the
 // rings are done and waits, at the start of the next iteration, for the
 // others to have arrived. Between the two it computes the last level, whose
-// reads need only the planes of earlier iterations (docs/gpu.md, item 16).
+// reads need only the planes of earlier iterations (docs/gpu-notebook.md, item 16).
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);

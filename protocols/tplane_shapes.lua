@@ -1,5 +1,5 @@
 -- Layout tplane's depth and thread-block shapes side by side on the Karma
--- cubes (docs/gpu.md, items 13-14): for each case, the naive kernel, then each
+-- cubes (docs/gpu-notebook.md, items 13-14): for each case, the naive kernel, then each
 -- shape; max |dV| against naive after 600 steps from the thesis' initial
 -- condition, then ms per step (median of 5 x 1200 steps after 120 of warm-up,
 -- CUDA events; 1024^3: after 100 steps, 5 x 200 after 20) and the time of

@@ -112,10 +112,10 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
     .. "dx 0.25 mm, D 0.1 mm^2/ms, a planar wave from z = 0, the default layout (`tplane` for the two-state "
     .. "models, which moves the state once per 3 steps, so their GB/s, counted at one read and write per step, "
     .. "exceed the copy bandwidth; naive for the others, ORd in fp64 and mixed with its state in shared "
-    .. "memory, docs/gpu.md item 19), median of 3 x 100-1000 steps after a warm-up (CUDA events). Bytes: every "
+    .. "memory, docs/gpu-notebook.md item 19), median of 3 x 100-1000 steps after a warm-up (CUDA events). Bytes: every "
     .. "state read and written once per cell-step (mixed: the 28 gates in fp32); measured copy bandwidth about "
     .. "2,980 GB/s. FLOPs per tissue cell-step of ORd, measured with Nsight Compute on the heart's kernel "
-    .. "(docs/gpu.md, item 19): fp64 about 6,030 fp64 (and 220 fp32); mixed about 1,080 fp64 and 630 fp32; "
+    .. "(docs/gpu-notebook.md, item 19): fp64 about 6,030 fp64 (and 220 fp32); mixed about 1,080 fp64 and 630 fp32; "
     .. "fp32 about 1,100 fp32 (2026-11-22): the fp64 detailed models are bound by their software fp64 math and "
     .. "their bytes together.",
   {"model", "precision", "dt (ms)", "ms/step", "20,000 steps", "cell-steps/s", "B/cell-step", "GB/s", "% of copy"},
@@ -131,9 +131,9 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "in fp64, 28 gates in fp32; docs/models.md). Published: thesis (P100, blockDS) 264.8 s, about 2,700 s "
     .. "without blockDS; goal: under 30 s in fp64 (not met: 66.2 s; mixed 30.9 s; fp32 17.0 s; out of reach in "
     .. "fp64, whose fp64 pipe and bytes alone need 28 s each). The blockDS rows are from the build with the "
-    .. "flags loaded beside the state (docs/gpu.md item 19, 2026-11-24). "
+    .. "flags loaded beside the state (docs/gpu-notebook.md item 19, 2026-11-24). "
     .. "The whole-box fp64 and mixed rows were remeasured after the naive kernel took the state into shared "
-    .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu.md items 17-19 say what "
+    .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu-notebook.md items 17-19 say what "
     .. "each change moved.",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
@@ -151,7 +151,7 @@ csv_section("docs/data/blockds-fraction.csv", "blockDS: the fraction of the hear
       r.computed)
   end)
 csv_section("docs/data/block-size-h100.csv", "Time per step against block size on the heart (thesis figs. 5.13-5.14)",
-  "`cardiac protocols/block_size.lua 200 docs/data/block-size-h100.csv` (H100 80GB HBM3, 2026-11-24; docs/gpu.md "
+  "`cardiac protocols/block_size.lua 200 docs/data/block-size-h100.csv` (H100 80GB HBM3, 2026-11-24; docs/gpu-notebook.md "
     .. "items 18-19 for what changed since the first run of 2026-11-22): the "
     .. "heart above, D 0.3 mm^2/ms, median of 5 x 200 steps after 100 warm-up steps (CUDA events). The whole "
     .. "box runs the naive kernel, which skips warps without tissue; blockDS runs cuda/kernels_block.cuh over "
@@ -188,7 +188,7 @@ csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 
     .. "by the reaction, 3 reals by diffusion); %copy: against the measured 2,984 GB/s copy bandwidth. The stage "
     .. "is bound by instruction latency, not bytes: the reaction kernel (most of a step) draws 12 random words "
     .. "(three Philox4x32-10 blocks) and up to 10 binomial variates in double precision per dyad-step, and "
-    .. "its registers limit occupancy (docs/gpu.md, item 10). The CPU rows used the GPU machine's 16 cores.",
+    .. "its registers limit occupancy (docs/gpu-notebook.md, item 10). The CPU rows used the GPU machine's 16 cores.",
   {"case", "backend", "precision", "cells", "ms/step", "cell-steps/s", "dyad-steps/s", "GB/s", "%copy",
    "random words/s"},
   function(r)

@@ -6,7 +6,7 @@
 -- whose hole has a tanh border; LAYOUT: a GPU layout, "auto" (the default)
 -- or "blocks" (blockDS, on either backend); "full": no hole in the tissue (the
 -- layouts' unmasked kernels); "wide": no hole, on a grid wider than 256 cells
--- (tplane's tiles 64 cells wide with an x halo, docs/gpu.md item 20).
+-- (tplane's tiles 64 cells wide with an x halo, docs/gpu-notebook.md item 20).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"

@@ -18,7 +18,7 @@ CARDIAC_HD real R(rush_larsen)(real y, real y_inf, real tau, real dt)
  * y_inf). Its exponential is cardiac_exp, out of line on the GPU in double
  * precision (core/engine/qualifiers.h): ORd's fp64 kernel is otherwise too large for
  * the instruction cache. Smaller models keep rush_larsen inline: TP06's fp64
- * kernel ran 17% slower with its calls outlined (docs/gpu.md, item 6). */
+ * kernel ran 17% slower with its calls outlined (docs/gpu-notebook.md, item 6). */
 CARDIAC_HD real R(relax_step)(real y, real y_inf, greal tau, greal dt)
 {
     return y_inf + (y - y_inf) * (real)cardiac_exp(-dt / tau);

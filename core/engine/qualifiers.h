@@ -26,7 +26,7 @@
 /* exp, expm1, log and pow for the largest model (ORd). On the GPU their
  * double versions are long software sequences; inlined at each of ORd's ~100
  * calls they made its fp64 kernel larger than the instruction cache, and
- * instruction fetch stalled its warps 41% of the time (docs/gpu.md, item 6).
+ * instruction fetch stalled its warps 41% of the time (docs/gpu-notebook.md, item 6).
  * Out of line, one copy serves every call: 16.4 -> 10.1 ms per step on the
  * H100 heart case. Single precision (hardware exp2 and log2) and the CPU keep
  * the inline functions; so does TP06, whose smaller fp64 kernel the calls
