@@ -38,14 +38,14 @@ static int map_fill(sim *s, tracker *t, int f, float *m)
 {
     char err[512];
     if (sim_sync(s, err, sizeof err) == 0) sim_track_field(s, t, f, m);
-    return s->failed ? -1 : 0;
+    return sim_failed(s) ? -1 : 0;
 }
 
 static float *map_copy(lua_State *L, sim *s, tracker *t, int f, const char *fn)
 {
-    float *m = malloc(s->g.ncells * sizeof *m);
-    if (!m) cardiac_error(L, "%s: out of memory copying a map of %zu cells", fn, s->g.ncells);
-    if (map_fill(s, t, f, m) != 0) { free(m); cardiac_error(L, "%s: %s", fn, s->error); }
+    float *m = malloc(sim_grid(s)->ncells * sizeof *m);
+    if (!m) cardiac_error(L, "%s: out of memory copying a map of %zu cells", fn, sim_grid(s)->ncells);
+    if (map_fill(s, t, f, m) != 0) { free(m); cardiac_error(L, "%s: %s", fn, sim_error(s)); }
     return m;
 }
 
@@ -58,7 +58,7 @@ int lsim_activation(lua_State *L)
     if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    const model_def *d = s->m.def;
+    const model_def *d = sim_model(s)->def;
     int var = d->vindex;
     if (args_field(L, 2, "var")) {
         var = model_state_index(d, luaL_checkstring(L, -1));
@@ -71,7 +71,7 @@ int lsim_activation(lua_State *L)
     long every = args_integer(L, 2, fn, "every", 1, 0, 1);
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
-        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / sim_dt(s) + 0.5);
         if (every < 1) every = 1;
     }
     char err[512];
@@ -93,11 +93,11 @@ static int tr_field(lua_State *L)
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
     int f = field_index(L, 2, fn);
-    if (s->g.ncells > 50000000) cardiac_error(L, "%s: %zu cells is too many for a Lua table; use activation:write", fn, s->g.ncells);
+    if (sim_grid(s)->ncells > 50000000) cardiac_error(L, "%s: %zu cells is too many for a Lua table; use activation:write", fn, sim_grid(s)->ncells);
     float *m = map_copy(L, s, t, f, fn);
-    lua_createtable(L, (int)s->g.ncells, 0);
-    for (size_t c = 0; c < s->g.ncells; c++) {
-        lua_pushnumber(L, s->g.mask[c] ? m[c] : NAN);
+    lua_createtable(L, (int)sim_grid(s)->ncells, 0);
+    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
+        lua_pushnumber(L, sim_grid(s)->mask[c] ? m[c] : NAN);
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
     free(m);
@@ -111,9 +111,9 @@ static int tr_get(lua_State *L)
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
     int f = field_index(L, 2, fn);
-    size_t c = cell_from_args(L, 3, &s->g, fn);
+    size_t c = cell_from_args(L, 3, sim_grid(s), fn);
     float *m = map_copy(L, s, t, f, fn);
-    lua_pushnumber(L, s->g.mask[c] ? m[c] : NAN);
+    lua_pushnumber(L, sim_grid(s)->mask[c] ? m[c] : NAN);
     free(m);
     return 1;
 }
@@ -128,8 +128,8 @@ static int tr_stats(lua_State *L)
     float *m = map_copy(L, s, t, f, fn);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     size_t n = 0;
-    for (size_t c = 0; c < s->g.ncells; c++) {
-        if (!s->g.mask[c] || !isfinite(m[c])) continue;
+    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
+        if (!sim_grid(s)->mask[c] || !isfinite(m[c])) continue;
         lo = fmin(lo, m[c]);
         hi = fmax(hi, m[c]);
         sum += m[c];
@@ -160,24 +160,24 @@ static int tr_cv(lua_State *L)
         cardiac_error(L, "%s: 'map' must be a map of times (first, last or repol), got '%s'", fn, track_field_names[f]);
     unsigned char *sel = NULL;
     if (args_field(L, 2, "region")) {
-        size_t *cells = NULL, n = resolve_region(L, -1, &s->g, 1, &cells, fn);
-        sel = lua_newuserdatauv(L, s->g.ncells, 0);   /* freed by Lua, also on errors */
-        memset(sel, 0, s->g.ncells);
+        size_t *cells = NULL, n = resolve_region(L, -1, sim_grid(s), 1, &cells, fn);
+        sel = lua_newuserdatauv(L, sim_grid(s)->ncells, 0);   /* freed by Lua, also on errors */
+        memset(sel, 0, sim_grid(s)->ncells);
         for (size_t q = 0; q < n; q++) sel[cells[q]] = 1;
         free(cells);
         if (!n) cardiac_error(L, "%s: the region holds no tissue cells", fn);
     }
     float *m = map_copy(L, s, t, f, fn);
     double speed, dir[3], rms;
-    size_t used = activation_plane_fit(&s->g, m, sel, &speed, dir, &rms);
+    size_t used = activation_plane_fit(sim_grid(s), m, sel, &speed, dir, &rms);
     free(m);
     if (!used) cardiac_error(L, "%s: too few activated cells (or all at one time) to fit a wave: run until the wave has "
                                 "crossed the region", fn);
     lua_createtable(L, 0, 4);
     lua_pushnumber(L, speed);
     lua_setfield(L, -2, "speed");
-    lua_createtable(L, s->g.dim, 0);
-    for (int a = 0; a < s->g.dim; a++) { lua_pushnumber(L, dir[a]); lua_rawseti(L, -2, a + 1); }
+    lua_createtable(L, sim_grid(s)->dim, 0);
+    for (int a = 0; a < sim_grid(s)->dim; a++) { lua_pushnumber(L, dir[a]); lua_rawseti(L, -2, a + 1); }
     lua_setfield(L, -2, "direction");
     lua_pushnumber(L, rms);
     lua_setfield(L, -2, "rms");
@@ -201,14 +201,14 @@ static int tr_write(lua_State *L)
     map_field maps[TRACK_NFIELDS];
     float *data[TRACK_NFIELDS] = {0};
     for (int f = 0; f < TRACK_NFIELDS; f++) {
-        data[f] = lua_newuserdatauv(L, s->g.ncells * sizeof(float), 0);   /* freed by Lua, also on errors */
-        if (map_fill(s, t, f, data[f]) != 0) cardiac_error(L, "%s: %s", fn, s->error);
+        data[f] = lua_newuserdatauv(L, sim_grid(s)->ncells * sizeof(float), 0);   /* freed by Lua, also on errors */
+        if (map_fill(s, t, f, data[f]) != 0) cardiac_error(L, "%s: %s", fn, sim_error(s));
         maps[f] = (map_field){track_field_names[f], track_field_units[f], data[f]};
     }
     char about[256], err[512] = "";
     snprintf(about, sizeof about, "activation maps of %s (state '%s' crossing %g; APD at %g%% repolarisation)",
-             s->m.def->name, s->m.def->states[t->var].name, t->threshold, 100.0 * t->fraction);
-    int r = par_rank() == 0 ? maps_write(path, &s->g, maps, TRACK_NFIELDS, about, overwrite, err, sizeof err) : 0;
+             sim_model(s)->def->name, sim_model(s)->def->states[t->var].name, t->threshold, 100.0 * t->fraction);
+    int r = par_rank() == 0 ? maps_write(path, sim_grid(s), maps, TRACK_NFIELDS, about, overwrite, err, sizeof err) : 0;
     par_bcast(&r, sizeof r);
     par_bcast(err, sizeof err);
     if (r) cardiac_error(L, "%s: %s", fn, err);
@@ -231,21 +231,21 @@ static int tr_png(lua_State *L)
     int f = TRACK_FIRST;
     if (args_field(L, 3, "map")) { f = field_index(L, -1, fn); lua_pop(L, 1); }
     long z, scale;
-    png_slice_options(L, 3, &s->g, path, fn, &z, &scale);
+    png_slice_options(L, 3, sim_grid(s), path, fn, &z, &scale);
     const double lo_opt = args_number(L, 3, fn, "min", NAN, 0), hi_opt = args_number(L, 3, fn, "max", NAN, 0);
-    const size_t plane = (size_t)s->g.n[0] * s->g.n[1], off = (size_t)(z - 1) * plane;
+    const size_t plane = (size_t)sim_grid(s)->n[0] * sim_grid(s)->n[1], off = (size_t)(z - 1) * plane;
     unsigned char *mask = lua_newuserdatauv(L, plane, 0);
     float *m = map_copy(L, s, t, f, fn);
     double lo = INFINITY, hi = -INFINITY;
     for (size_t c = 0; c < plane; c++) {
-        mask[c] = s->g.mask[off + c] && isfinite(m[off + c]);
+        mask[c] = sim_grid(s)->mask[off + c] && isfinite(m[off + c]);
         if (mask[c]) { lo = fmin(lo, m[off + c]); hi = fmax(hi, m[off + c]); }
     }
     if (!isfinite(lo)) { lo = 0; hi = 1; }
     if (hi == lo) hi = lo + 1;
     if (!isnan(lo_opt)) lo = lo_opt;   /* the map's range unless given */
     if (!isnan(hi_opt)) hi = hi_opt;
-    png_slice_write(L, path, m, mask, &s->g, z, lo, hi, scale, fn);
+    png_slice_write(L, path, m, mask, sim_grid(s), z, lo, hi, scale, fn);
     return 1;
 }
 
@@ -271,7 +271,7 @@ static int tr_index(lua_State *L)
     else if (!strcmp(k, "fraction")) lua_pushnumber(L, t->fraction);
     else if (!strcmp(k, "every")) lua_pushinteger(L, t->every);
     else if (!strcmp(k, "origin")) lua_pushnumber(L, t->origin);
-    else if (!strcmp(k, "var")) lua_pushstring(L, s->m.def->states[t->var].name);
+    else if (!strcmp(k, "var")) lua_pushstring(L, sim_model(s)->def->states[t->var].name);
     else if (!strcmp(k, "maps")) {
         lua_createtable(L, TRACK_NFIELDS, 0);
         for (int f = 0; f < TRACK_NFIELDS; f++) { lua_pushstring(L, track_field_names[f]); lua_rawseti(L, -2, f + 1); }
@@ -283,7 +283,7 @@ static int tr_tostring(lua_State *L)
 {
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
-    lua_pushfstring(L, "cardiac.activation (%s crossing %f, since t = %f ms)", s->m.def->states[t->var].name,
+    lua_pushfstring(L, "cardiac.activation (%s crossing %f, since t = %f ms)", sim_model(s)->def->states[t->var].name,
                     (double)t->threshold, t->origin);
     return 1;
 }

@@ -42,9 +42,9 @@ int lsim_ecg(lua_State *L)
             lua_rawgeti(L, -1, a + 1);
             int ok;
             el[3 * e + a] = lua_tonumberx(L, -1, &ok);
-            if (!ok && !(lua_isnil(L, -1) && a >= s->g.dim))
+            if (!ok && !(lua_isnil(L, -1) && a >= sim_grid(s)->dim))
                 cardiac_error(L, "%s: electrode %d needs %d coordinates (mm); z may be left out on a sheet", fn, e + 1,
-                              s->g.dim);
+                              sim_grid(s)->dim);
             if (ok && !isfinite(el[3 * e + a]))
                 cardiac_error(L, "%s: electrode %d's coordinate %c must be a finite number of mm", fn, e + 1, "xyz"[a]);
             lua_pop(L, 1);
@@ -56,18 +56,18 @@ int lsim_ecg(lua_State *L)
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
         if (every) cardiac_error(L, "%s: give either 'every' (steps) or 'interval' (ms), not both", fn);
-        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / sim_dt(s) + 0.5);
         if (every < 1) every = 1;
     }
     if (!every) every = 1;
     char defname[32];
-    snprintf(defname, sizeof defname, "ecg%zu", s->necgs + 1);
+    snprintf(defname, sizeof defname, "ecg%zu", sim_necgs(s) + 1);
     const char *name = args_string(L, 2, fn, "name", defname, 0);
     char err[512];
     if (sim_sync(s, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
     ecg_leads *l = sim_add_ecg(s, name, el, ne, every);
     if (!l) cardiac_error(L, "%s: out of memory", fn);
-    if (s->failed) cardiac_error(L, "%s: %s", fn, s->error);
+    if (sim_failed(s)) cardiac_error(L, "%s: %s", fn, sim_error(s));
     lecg *le = lua_newuserdatauv(L, sizeof *le, 1);
     le->l = l;
     luaL_setmetatable(L, ECG_MT);

@@ -32,9 +32,9 @@ int lsim_set_param(lua_State *L)
     /* the new parameters of each current set (errors in names or values raise here, before any change) */
     const int nsets = sim_param_sets(s);
     param_vec *next = lua_newuserdatauv(L, (size_t)nsets * sizeof *next, 0);
-    model_inst m0 = s->m;
+    model_inst m0 = *sim_model(s);
     for (int S = 0; S < nsets; S++) {
-        model_inst m = s->m;
+        model_inst m = *sim_model(s);
         memcpy(m.p, sim_param_set(s, S), sizeof m.p);
         apply_params(L, 2, &m, fn);
         memcpy(next[S], m.p, sizeof next[S]);
@@ -43,7 +43,7 @@ int lsim_set_param(lua_State *L)
     size_t *cells = NULL, n = 0;
     int everywhere = lua_isnoneornil(L, reg);
     if (!everywhere) {
-        n = resolve_region(L, reg, &s->g, 1, &cells, fn);
+        n = resolve_region(L, reg, sim_grid(s), 1, &cells, fn);
         if (n == 0) return cardiac_error(L, "%s: the region contains no tissue cells of this mesh", fn);
     }
     char err[512];
@@ -51,8 +51,7 @@ int lsim_set_param(lua_State *L)
     free(cells);
     if (rc != 0) return cardiac_error(L, "%s: %s", fn, err);
     if (everywhere) {   /* a preset applied everywhere is the simulation's cell type */
-        s->m.rest = m0.rest;
-        s->m.preset = m0.preset;
+        sim_adopt_cell_type(s, &m0);
     }
     return 0;
 }
@@ -64,15 +63,15 @@ int lsim_param(lua_State *L)
     const char *fn = "simulation:param";
     sim *s = check_sim(L, 1);
     const char *name = luaL_checkstring(L, 2);
-    int p = model_param_index(s->m.def, name);
-    if (p < 0) return cardiac_error(L, "%s: model '%s' has no parameter '%s'", fn, s->m.def->name, name);
+    int p = model_param_index(sim_model(s)->def, name);
+    if (p < 0) return cardiac_error(L, "%s: model '%s' has no parameter '%s'", fn, sim_model(s)->def->name, name);
     if (lua_isnoneornil(L, 3)) {
-        lua_pushnumber(L, s->m.p[p]);
+        lua_pushnumber(L, sim_model(s)->p[p]);
         return 1;
     }
     double x[3] = {0, 0, 0};
-    for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
-    long c = grid_locate(&s->g, x);
+    for (int a = 0; a < sim_grid(s)->dim; a++) x[a] = luaL_checknumber(L, 3 + a);
+    long c = grid_locate(sim_grid(s), x);
     if (c < 0) return cardiac_error(L, "%s: point (%f, %f, %f) mm is outside the mesh", fn, x[0], x[1], x[2]);
     double label = sim_param_label(s, (size_t)c);   /* -1 on ranks that do not store the cell */
     par_max_doubles(&label, 1);
@@ -92,7 +91,7 @@ int lsim_param_sets(lua_State *L)
 static void clamp_region(lua_State *L, sim *s, int reg, const char *fn, stimulus *when)
 {
     read_pulses(L, 2, fn, 0, when);
-    size_t n = resolve_region(L, reg, &s->g, 1, &when->cells, fn);
+    size_t n = resolve_region(L, reg, sim_grid(s), 1, &when->cells, fn);
     if (n == 0) {
         stimulus_free(when);
         cardiac_error(L, "%s: the region contains no tissue cells of this mesh", fn);
@@ -112,7 +111,7 @@ int lsim_clamp(lua_State *L)
     args_known_keys(L, 2, fn, keys);
     if (!args_field(L, 2, "region")) return cardiac_error(L, "%s: missing required option 'region'", fn);
     int reg = lua_gettop(L);
-    int var = s->m.def->vindex;
+    int var = sim_model(s)->def->vindex;
     if (args_field(L, 2, "var")) var = sim_var_arg(L, s, lua_gettop(L), fn);
     double value = args_number(L, 2, fn, "value", 0, 1);
     stimulus when = {0};
@@ -135,9 +134,9 @@ int lsim_clamp_ryr(lua_State *L)
     sim *s = check_sim(L, 1);
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    if (!s->ms)
+    if (!sim_multiscale(s))
         return cardiac_error(L, "%s: model %s has no calcium release units (RyRs); use a multiscale model such as "
-                             "gaur_rudy", fn, s->m.def->name);
+                             "gaur_rudy", fn, sim_model(s)->def->name);
     if (!args_field(L, 2, "region")) return cardiac_error(L, "%s: missing required option 'region'", fn);
     int reg = lua_gettop(L);
     int state = DYAD_RYR_OPEN;

@@ -28,12 +28,12 @@ sim *check_sim(lua_State *L, int idx)
 /* Raises the backend's failure, if any, after a direct backend call. */
 static void backend_check(lua_State *L, sim *s, const char *fn)
 {
-    if (s->failed) cardiac_error(L, "%s: %s (the simulation cannot continue)", fn, s->error);
+    if (sim_failed(s)) cardiac_error(L, "%s: %s (the simulation cannot continue)", fn, sim_error(s));
 }
 
 int sim_var_arg(lua_State *L, const sim *s, int idx, const char *fn)
 {
-    const model_def *d = s->m.def;
+    const model_def *d = sim_model(s)->def;
     if (lua_isnoneornil(L, idx)) return d->vindex;
     const char *name = luaL_checkstring(L, idx);
     int v = model_state_index(d, name);
@@ -69,7 +69,7 @@ static void add_stimuli(lua_State *L, int list, sim *s, const char *fn)
     for (size_t q = 1; q <= n; q++) {
         lua_rawgeti(L, list, (lua_Integer)q);
         stimulus st;
-        build_stimulus(L, -1, &s->g, &st, fn);
+        build_stimulus(L, -1, sim_grid(s), &st, fn);
         sim_add_stimulus(s, &st);
         lua_pop(L, 1);
     }
@@ -85,17 +85,17 @@ static void warn_resolution(const sim *s, const char *fn)
     double lim[3];
     const int a = sim_resolution(s, lim);
     if (a < 0 || par_rank() != 0) return;
-    const int other = s->order == 2 ? 4 : 2;
+    const int other = sim_order(s) == 2 ? 4 : 2;
     char msg[640];
     snprintf(msg, sizeof msg,
              "%s: warning: %s's upstroke is under-resolved at dx = %g mm along %c with D = %g mm^2/ms: its plane "
              "wave fails or runs more than about 10%% slow above dx = %.3g mm there with stencil = %d (%.3g mm with "
              "stencil = %d); take a finer mesh, or a D tuned to this grid for the resolved tissue's speed "
              "(scripts/tune_cv.lua; docs/models.md, \"Conduction velocity at coarse grids\")",
-             fn, s->m.def->name, s->g.h[a], "xyz"[a], s->D[a], lim[a], s->order,
-             model_resolved_dx(s->m.def, other, s->D[a]), other);
+             fn, sim_model(s)->def->name, sim_grid(s)->h[a], "xyz"[a], sim_D(s)[a], lim[a], sim_order(s),
+             model_resolved_dx(sim_model(s)->def, other, sim_D(s)[a]), other);
     char key[160];
-    snprintf(key, sizeof key, "%s %g %c %d", s->m.def->name, s->g.h[a], "xyz"[a], s->order);
+    snprintf(key, sizeof key, "%s %g %c %d", sim_model(s)->def->name, sim_grid(s)->h[a], "xyz"[a], sim_order(s));
     if (strcmp(key, last)) {
         fprintf(stderr, "%s\n", msg);
         snprintf(last, sizeof last, "%s", key);
@@ -237,7 +237,7 @@ static void progress(void *ctx, const sim *s, long done, long total, int final)
     if (!pc->tty || (final && el < 0.25)) return;
     double rate = el > 0 ? done / el : 0;
     double eta = rate > 0 ? (total - done) / rate : 0;
-    double rtf = el > 0 ? done * s->dt / (el * 1000.0) : 0;
+    double rtf = el > 0 ? done * sim_dt(s) / (el * 1000.0) : 0;
     fprintf(stderr, "\r[cardiac] t = %.2f ms  %ld/%ld steps  %.0f steps/s  ETA %.1f s  %.3gx real time   ",
             sim_time(s), done, total, rate, eta, rtf);
     if (final) fputc('\n', stderr);
@@ -257,7 +257,7 @@ static int advance(lua_State *L, sim *s, long nsteps)
         cardiac_interrupted = 0;
         lua_sethook(L, NULL, 0, 0);
         return cardiac_error(L, "interrupted at t = %f ms (step %d); the simulation is intact and can be continued",
-                          sim_time(s), (int)s->nstep);
+                          sim_time(s), (int)sim_steps(s));
     }
     if (r < 0) return cardiac_error(L, "simulation: %s", err);
     lua_pushnumber(L, sim_time(s));
@@ -287,10 +287,10 @@ static int lsim_run(lua_State *L)
 /* A malloc'd copy of field v; raises (freeing it) when the backend fails. */
 static float *field_copy(lua_State *L, sim *s, int v)
 {
-    float *f = malloc(s->g.ncells * sizeof *f);
-    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", s->g.ncells);
+    float *f = malloc(sim_grid(s)->ncells * sizeof *f);
+    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", sim_grid(s)->ncells);
     sim_get_field(s, v, f);
-    if (s->failed) free(f);
+    if (sim_failed(s)) free(f);
     backend_check(L, s, "simulation");
     return f;
 }
@@ -300,21 +300,21 @@ static float *field_copy(lua_State *L, sim *s, int v)
  * (a float copy would round every cell of the field, not only those set). */
 static void *state_copy(lua_State *L, sim *s, int v)
 {
-    void *f = malloc(s->g.ncells * sim_state_size(s));
-    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", s->g.ncells);
-    if (sim_get_state(s, v, f) != 0 || s->failed) free(f);
+    void *f = malloc(sim_grid(s)->ncells * sim_state_size(s));
+    if (!f) cardiac_error(L, "simulation: out of memory copying a field of %zu cells", sim_grid(s)->ncells);
+    if (sim_get_state(s, v, f) != 0 || sim_failed(s)) free(f);
     backend_check(L, s, "simulation");
     return f;
 }
 
 static double state_at(const sim *s, const void *f, size_t c)
 {
-    return s->fp64 ? ((const double *)f)[c] : ((const float *)f)[c];
+    return sim_fp64(s) ? ((const double *)f)[c] : ((const float *)f)[c];
 }
 
 static void state_put(const sim *s, void *f, size_t c, double x)
 {
-    if (s->fp64) ((double *)f)[c] = x;
+    if (sim_fp64(s)) ((double *)f)[c] = x;
     else ((float *)f)[c] = (float)x;
 }
 
@@ -336,7 +336,7 @@ static int lsim_get(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:get");
-    return push_sample(L, s, v, cell_from_args(L, 3, &s->g, "simulation:get"));
+    return push_sample(L, s, v, cell_from_args(L, 3, sim_grid(s), "simulation:get"));
 }
 
 static int lsim_at(lua_State *L)
@@ -344,8 +344,8 @@ static int lsim_at(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:at");
     double x[3] = {0, 0, 0};
-    for (int a = 0; a < s->g.dim; a++) x[a] = luaL_checknumber(L, 3 + a);
-    long c = grid_locate(&s->g, x);
+    for (int a = 0; a < sim_grid(s)->dim; a++) x[a] = luaL_checknumber(L, 3 + a);
+    long c = grid_locate(sim_grid(s), x);
     if (c < 0) return cardiac_error(L, "simulation:at: point (%f, %f, %f) mm is outside the mesh", x[0], x[1], x[2]);
     return push_sample(L, s, v, (size_t)c);
 }
@@ -353,8 +353,8 @@ static int lsim_at(lua_State *L)
 static int lsim_cell(lua_State *L)
 {
     sim *s = check_sim(L, 1);
-    size_t c = cell_from_args(L, 2, &s->g, "simulation:cell");
-    const model_def *d = s->m.def;
+    size_t c = cell_from_args(L, 2, sim_grid(s), "simulation:cell");
+    const model_def *d = sim_model(s)->def;
     lua_createtable(L, 0, d->nstate);
     for (int v = 0; v < d->nstate; v++) {
         lua_pushnumber(L, sample_cell(L, s, v, c));
@@ -367,10 +367,10 @@ static int lsim_field(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:field");
-    if (s->g.ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)s->g.ncells);
+    if (sim_grid(s)->ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)sim_grid(s)->ncells);
     void *f = state_copy(L, s, v);
-    lua_createtable(L, (int)s->g.ncells, 0);
-    for (size_t c = 0; c < s->g.ncells; c++) {
+    lua_createtable(L, (int)sim_grid(s)->ncells, 0);
+    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
         lua_pushnumber(L, state_at(s, f, c));
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
@@ -384,8 +384,8 @@ static int lsim_stats(lua_State *L)
     int v = sim_var_arg(L, s, 2, "simulation:stats");
     float *f = field_copy(L, s, v);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
-    for (size_t c = 0; c < s->g.ncells; c++) {
-        if (!s->g.mask[c]) continue;
+    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
+        if (!sim_grid(s)->mask[c]) continue;
         if (f[c] < lo) lo = f[c];
         if (f[c] > hi) hi = f[c];
         sum += f[c];
@@ -393,7 +393,7 @@ static int lsim_stats(lua_State *L)
     free(f);
     lua_pushnumber(L, lo);
     lua_pushnumber(L, hi);
-    lua_pushnumber(L, sum / (double)s->g.ntissue);
+    lua_pushnumber(L, sum / (double)sim_grid(s)->ntissue);
     lua_pushnumber(L, sum);
     return 4;
 }
@@ -408,7 +408,7 @@ static int lsim_set(lua_State *L)
     if (multiscale_dyad_var(s, v) == -2)
         return cardiac_error(L, "%s: '%s' is computed from the calcium release units in every step and cannot be "
                              "set; set their concentrations (cai, cass, cansr, cajsr, cads, nca, CaMKt) instead", fn,
-                             s->m.def->states[v].name);
+                             sim_model(s)->def->states[v].name);
     int is_fn = lua_isfunction(L, 3);
     if (!is_fn && lua_type(L, 3) != LUA_TNUMBER)
         return cardiac_error(L, "%s: value must be a number or a function(x, y, z), got %s", fn, args_typename(L, 3));
@@ -418,24 +418,24 @@ static int lsim_set(lua_State *L)
         lua_getglobal(L, "cardiac");
         lua_getfield(L, -1, "everywhere");
         lua_call(L, 0, 1);
-        n = resolve_region(L, -1, &s->g, 1, &cells, fn);
+        n = resolve_region(L, -1, sim_grid(s), 1, &cells, fn);
         lua_pop(L, 2);
     } else {
-        n = resolve_region(L, 4, &s->g, 1, &cells, fn);
+        n = resolve_region(L, 4, sim_grid(s), 1, &cells, fn);
     }
     double val = lua_tonumber(L, 3);
     if (!is_fn && !isfinite(val))
-        return cardiac_error(L, "%s: the value of '%s' must be a finite number, got %s", fn, s->m.def->states[v].name,
+        return cardiac_error(L, "%s: the value of '%s' must be a finite number, got %s", fn, sim_model(s)->def->states[v].name,
                              val != val ? "NaN" : "infinity");
     void *f = state_copy(L, s, v);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
             int i, j, k;
-            grid_ijk(&s->g, cells[q], &i, &j, &k);
+            grid_ijk(sim_grid(s), cells[q], &i, &j, &k);
             lua_pushvalue(L, 3);
-            lua_pushnumber(L, grid_center(&s->g, 0, i));
-            lua_pushnumber(L, s->g.dim > 1 ? grid_center(&s->g, 1, j) : 0);
-            lua_pushnumber(L, s->g.dim > 2 ? grid_center(&s->g, 2, k) : 0);
+            lua_pushnumber(L, grid_center(sim_grid(s), 0, i));
+            lua_pushnumber(L, sim_grid(s)->dim > 1 ? grid_center(sim_grid(s), 1, j) : 0);
+            lua_pushnumber(L, sim_grid(s)->dim > 2 ? grid_center(sim_grid(s), 2, k) : 0);
             if (lua_pcall(L, 3, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TNUMBER) {
                 free(f); free(cells);
                 return cardiac_error(L, "%s: the value function must return a number (%s)", fn,
@@ -446,9 +446,9 @@ static int lsim_set(lua_State *L)
             if (!isfinite(val)) {
                 free(f); free(cells);
                 return cardiac_error(L, "%s: the value function returned %s for '%s' at (%g, %g, %g) mm; values must be "
-                                     "finite", fn, val != val ? "NaN" : "infinity", s->m.def->states[v].name,
-                                     grid_center(&s->g, 0, i), s->g.dim > 1 ? grid_center(&s->g, 1, j) : 0,
-                                     s->g.dim > 2 ? grid_center(&s->g, 2, k) : 0);
+                                     "finite", fn, val != val ? "NaN" : "infinity", sim_model(s)->def->states[v].name,
+                                     grid_center(sim_grid(s), 0, i), sim_grid(s)->dim > 1 ? grid_center(sim_grid(s), 1, j) : 0,
+                                     sim_grid(s)->dim > 2 ? grid_center(sim_grid(s), 2, k) : 0);
             }
         }
         state_put(s, f, cells[q], val);
@@ -469,7 +469,7 @@ static int lsim_set_D(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     double D[3];
-    read_D(L, 2, NULL, &s->g, D, "simulation:set_D");
+    read_D(L, 2, NULL, sim_grid(s), D, "simulation:set_D");
     char err[512];
     if (sim_set_diffusion(s, D, err, sizeof err) != 0) return cardiac_error(L, "simulation:set_D: %s", err);
     warn_resolution(s, "simulation:set_D");
@@ -480,7 +480,7 @@ static int lsim_add_stimulus(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     stimulus st;
-    build_stimulus(L, 2, &s->g, &st, "simulation:add_stimulus");
+    build_stimulus(L, 2, sim_grid(s), &st, "simulation:add_stimulus");
     sim_add_stimulus(s, &st);
     return 0;
 }
@@ -492,7 +492,7 @@ static int read_vars(lua_State *L, sim *s, int opts, int *vars, const char *fn)
 {
     int nv = 0;
     if (!args_field(L, opts, "vars")) {
-        vars[0] = s->m.def->vindex;
+        vars[0] = sim_model(s)->def->vindex;
         return 1;
     }
     if (!lua_istable(L, -1)) cardiac_error(L, "%s: 'vars' must be a list of state names", fn);
@@ -515,11 +515,11 @@ static int lsim_probe(lua_State *L)
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
     char defname[32];
-    snprintf(defname, sizeof defname, "probe%zu", s->nprobes + 1);
+    snprintf(defname, sizeof defname, "probe%zu", sim_nprobes(s) + 1);
     const char *name = args_string(L, 2, fn, "name", defname, 0);
     if (!*name || strchr(name, '/') || strlen(name) > 60) cardiac_error(L, "%s: 'name' must be 1-60 characters without '/'", fn);
-    for (size_t q = 0; q < s->nprobes; q++)
-        if (!strcmp(s->probes[q]->name, name)) cardiac_error(L, "%s: a probe named '%s' exists already", fn, name);
+    for (size_t q = 0; q < sim_nprobes(s); q++)
+        if (!strcmp(sim_probe_at(s, q)->name, name)) cardiac_error(L, "%s: a probe named '%s' exists already", fn, name);
     int nsel = 0;
     size_t *cells = NULL, n = 0;
     const char *sel[] = {"cells", "points", "region"};
@@ -531,10 +531,10 @@ static int lsim_probe(lua_State *L)
             lua_getfield(L, -1, sel[q]);
             lua_pushvalue(L, -3);
             lua_call(L, 1, 1);
-            n = resolve_region(L, -1, &s->g, 0, &cells, fn);
+            n = resolve_region(L, -1, sim_grid(s), 0, &cells, fn);
             lua_pop(L, 3);
         } else {
-            n = resolve_region(L, -1, &s->g, 1, &cells, fn);
+            n = resolve_region(L, -1, sim_grid(s), 1, &cells, fn);
             lua_pop(L, 1);
         }
     }
@@ -550,7 +550,7 @@ static int lsim_probe(lua_State *L)
     long every = args_integer(L, 2, fn, "every", 1, 0, 1);
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
-        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / sim_dt(s) + 0.5);
         if (every < 1) every = 1;
     }
     probe *p = sim_add_probe(s, name, cells, n, vars, nv, every);
@@ -625,7 +625,7 @@ static int probe_data(lua_State *L)
             lua_rawseti(L, -2, (lua_Integer)c + 1);
         }
         lua_pushvalue(L, -1);
-        lua_setfield(L, res, s->m.def->states[p->vars[v]].name);
+        lua_setfield(L, res, sim_model(s)->def->states[p->vars[v]].name);
     }
     probe_chunk ch;
     chunk_alloc(L, &ch, p);
@@ -678,8 +678,8 @@ static int probe_csv(lua_State *L)
     for (int v = 0; v < p->nvars; v++)
         for (size_t c = 0; c < p->ncells; c++) {
             int i, j, k;
-            grid_ijk(&s->g, p->cells[c], &i, &j, &k);
-            fprintf(f, ",%s_%d_%d_%d", s->m.def->states[p->vars[v]].name, i + 1, j + 1, k + 1);
+            grid_ijk(sim_grid(s), p->cells[c], &i, &j, &k);
+            fprintf(f, ",%s_%d_%d_%d", sim_model(s)->def->states[p->vars[v]].name, i + 1, j + 1, k + 1);
         }
     fputc('\n', f);
     for (size_t q0 = 0; q0 < p->nsamples;) {
@@ -735,7 +735,7 @@ static int lsim_output(lua_State *L)
     if (args_field(L, 2, "interval")) {
         lua_pop(L, 1);
         if (cfg.every) cardiac_error(L, "%s: give either 'every' (steps) or 'interval' (ms), not both", fn);
-        cfg.every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / s->dt + 0.5);
+        cfg.every = (long)floor(args_positive(L, 2, fn, "interval", 0, 1) / sim_dt(s) + 0.5);
         if (cfg.every < 1) cfg.every = 1;
     }
     if (!cfg.every) cardiac_error(L, "%s: missing 'every' (steps between frames) or 'interval' (ms between frames)", fn);
@@ -805,15 +805,15 @@ static int lsim_png(lua_State *L)
     if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
     args_table(L, 3, fn);
     args_known_keys(L, 3, fn, keys);
-    int v = s->m.def->vindex;
+    int v = sim_model(s)->def->vindex;
     if (args_field(L, 3, "var")) { v = sim_var_arg(L, s, lua_gettop(L), fn); lua_pop(L, 1); }
-    int is_v = v == s->m.def->vindex;
-    double lo = args_number(L, 3, fn, "min", is_v ? s->m.def->vmin : 0, !is_v);
-    double hi = args_number(L, 3, fn, "max", is_v ? s->m.def->vmax : 1, !is_v);
+    int is_v = v == sim_model(s)->def->vindex;
+    double lo = args_number(L, 3, fn, "min", is_v ? sim_model(s)->def->vmin : 0, !is_v);
+    double hi = args_number(L, 3, fn, "max", is_v ? sim_model(s)->def->vmax : 1, !is_v);
     long z, scale;
-    png_slice_options(L, 3, &s->g, path, fn, &z, &scale);
+    png_slice_options(L, 3, sim_grid(s), path, fn, &z, &scale);
     float *f = field_copy(L, s, v);
-    png_slice_write(L, path, f, s->g.mask + (size_t)(z - 1) * s->g.n[0] * s->g.n[1], &s->g, z, lo, hi, scale, fn);
+    png_slice_write(L, path, f, sim_grid(s)->mask + (size_t)(z - 1) * sim_grid(s)->n[0] * sim_grid(s)->n[1], sim_grid(s), z, lo, hi, scale, fn);
     return 1;
 }
 
@@ -824,18 +824,18 @@ static int lsim_diff(lua_State *L)
 {
     const char *fn = "simulation:diff";
     sim *a = check_sim(L, 1), *b = check_sim(L, 2);
-    if (a->g.ncells != b->g.ncells || a->g.n[0] != b->g.n[0] || a->g.n[1] != b->g.n[1])
+    if (sim_grid(a)->ncells != sim_grid(b)->ncells || sim_grid(a)->n[0] != sim_grid(b)->n[0] || sim_grid(a)->n[1] != sim_grid(b)->n[1])
         return cardiac_error(L, "%s: the two simulations have different meshes", fn);
-    if (a->m.def != b->m.def) return cardiac_error(L, "%s: the two simulations run different models", fn);
+    if (sim_model(a)->def != sim_model(b)->def) return cardiac_error(L, "%s: the two simulations run different models", fn);
     int v = sim_var_arg(L, a, 3, fn);
     /* in each state's own precision: fp64 differences below a float's ulp count */
-    void *fa = state_copy(L, a, v), *fb = malloc(b->g.ncells * sim_state_size(b));
+    void *fa = state_copy(L, a, v), *fb = malloc(sim_grid(b)->ncells * sim_state_size(b));
     if (!fb) { free(fa); return cardiac_error(L, "%s: out of memory", fn); }
-    if (sim_get_state(b, v, fb) != 0 || b->failed) { free(fa); free(fb); backend_check(L, b, fn); }
+    if (sim_get_state(b, v, fb) != 0 || sim_failed(b)) { free(fa); free(fb); backend_check(L, b, fn); }
     double mx = 0, ss = 0;
     size_t at = 0, n = 0;
-    for (size_t c = 0; c < a->g.ncells; c++) {
-        if (!a->g.mask[c]) continue;
+    for (size_t c = 0; c < sim_grid(a)->ncells; c++) {
+        if (!sim_grid(a)->mask[c]) continue;
         double d = fabs(state_at(a, fa, c) - state_at(b, fb, c));
         if (!(d <= mx)) { mx = d; at = c; }   /* NaN counts as the largest */
         ss += d * d;
@@ -875,9 +875,9 @@ static int lsim_benchmark(lua_State *L)
     double ms[1000];
     if (sim_advance(s, 0, NULL, NULL, NULL, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
     if (warm) sim_time_steps(s, warm, 1);
-    for (long r = 0; r < reps && !s->failed; r++) ms[r] = sim_time_steps(s, steps, 1);
+    for (long r = 0; r < reps && !sim_failed(s); r++) ms[r] = sim_time_steps(s, steps, 1);
     if (sim_sync(s, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
-    if (s->bad_cell >= 0) return cardiac_error(L, "%s: the state became NaN or Inf during the benchmark (step %ld)", fn, s->bad_step);
+    if (sim_bad_cell(s) >= 0) return cardiac_error(L, "%s: the state became NaN or Inf during the benchmark (step %ld)", fn, sim_bad_step(s));
     lua_createtable(L, 0, 4);
     lua_createtable(L, (int)reps, 0);
     for (long r = 0; r < reps; r++) { lua_pushnumber(L, ms[r]); lua_rawseti(L, -2, r + 1); }
@@ -892,7 +892,7 @@ static int lsim_benchmark(lua_State *L)
     lua_setfield(L, -2, "steps");
     /* split over ranks: the same steps without the halo exchange; the
        difference is the communication that compute did not hide */
-    if (s->dc.nranks > 1 && reps) {
+    if (sim_decomp(s)->nranks > 1 && reps) {
         double off[1000];
         for (long r = 0; r < reps; r++) off[r] = sim_time_steps(s, steps, 0);
         qsort(off, (size_t)reps, sizeof off[0], cmp_double);
@@ -902,7 +902,7 @@ static int lsim_benchmark(lua_State *L)
         lua_pushnumber(L, 0.0);
     }
     lua_setfield(L, -2, "exchange_per_step");
-    lua_pushinteger(L, s->dc.nranks);
+    lua_pushinteger(L, sim_decomp(s)->nranks);
     lua_setfield(L, -2, "ranks");
     return 1;
 }
@@ -916,20 +916,20 @@ static int lsim_index(lua_State *L)
     sim *s = ls->s;
     if (!s) { lua_pushnil(L); return 1; }
     if (!strcmp(k, "t")) lua_pushnumber(L, sim_time(s));
-    else if (!strcmp(k, "steps")) lua_pushinteger(L, s->nstep);
-    else if (!strcmp(k, "dt")) lua_pushnumber(L, s->dt);
-    else if (!strcmp(k, "model")) lua_pushstring(L, s->m.def->name);
-    else if (!strcmp(k, "backend")) lua_pushstring(L, s->be->name);
+    else if (!strcmp(k, "steps")) lua_pushinteger(L, sim_steps(s));
+    else if (!strcmp(k, "dt")) lua_pushnumber(L, sim_dt(s));
+    else if (!strcmp(k, "model")) lua_pushstring(L, sim_model(s)->def->name);
+    else if (!strcmp(k, "backend")) lua_pushstring(L, sim_backend_name(s));
     else if (!strcmp(k, "precision")) lua_pushstring(L, model_precision_name(sim_precision(s)));
-    else if (!strcmp(k, "layout")) { if (s->layout[0]) lua_pushstring(L, s->layout); else lua_pushnil(L); }
-    else if (!strcmp(k, "tsteps")) { if (s->tsteps) lua_pushinteger(L, s->tsteps); else lua_pushnil(L); }
+    else if (!strcmp(k, "layout")) { if (sim_layout(s)[0]) lua_pushstring(L, sim_layout(s)); else lua_pushnil(L); }
+    else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "blocks")) {
-        if (s->blocks[0]) lua_pushfstring(L, "%dx%dx%d", s->blocks[0], s->blocks[1], s->blocks[2]);
+        if (sim_blocks(s)[0]) lua_pushfstring(L, "%dx%dx%d", sim_blocks(s)[0], sim_blocks(s)[1], sim_blocks(s)[2]);
         else lua_pushnil(L);
-    } else if (!strcmp(k, "block")) { if (s->block[0]) lua_pushfstring(L, "%dx%d", s->block[0], s->block[1]); else lua_pushnil(L); }
-    else if (!strcmp(k, "stencil")) lua_pushinteger(L, s->order);
-    else if (!strcmp(k, "decomp")) push_decomp(L, &s->dc, &s->g);
-    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(&s->st, &s->g, model_rate_bound(&s->m)));
+    } else if (!strcmp(k, "block")) { if (sim_block(s)[0]) lua_pushfstring(L, "%dx%d", sim_block(s)[0], sim_block(s)[1]); else lua_pushnil(L); }
+    else if (!strcmp(k, "stencil")) lua_pushinteger(L, sim_order(s));
+    else if (!strcmp(k, "decomp")) push_decomp(L, sim_decomp(s), sim_grid(s));
+    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(sim_stencil(s), sim_grid(s), model_rate_bound(sim_model(s))));
     else if (!strcmp(k, "dx_resolved") || !strcmp(k, "resolved")) {
         /* the smallest of the axes' limits (sim_resolution), and whether every axis is within its own */
         double lim[3], m = 0;
@@ -941,8 +941,8 @@ static int lsim_index(lua_State *L)
     }
     else if (!strcmp(k, "output_file")) lua_pushstring(L, sim_output_path(s));
     else if (!strcmp(k, "D")) {
-        lua_createtable(L, s->g.dim, 0);
-        for (int a = 0; a < s->g.dim; a++) { lua_pushnumber(L, s->D[a]); lua_rawseti(L, -2, a + 1); }
+        lua_createtable(L, sim_grid(s)->dim, 0);
+        for (int a = 0; a < sim_grid(s)->dim; a++) { lua_pushnumber(L, sim_D(s)[a]); lua_rawseti(L, -2, a + 1); }
     } else lua_pushnil(L);
     return 1;
 }
@@ -951,8 +951,8 @@ static int lsim_tostring(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
     if (!ls->s) { lua_pushliteral(L, "cardiac.simulation (closed)"); return 1; }
-    lua_pushfstring(L, "cardiac.simulation (%s on %d cells, %s backend, t = %f ms)", ls->s->m.def->name,
-                    (int)ls->s->g.ntissue, ls->s->be->name, sim_time(ls->s));
+    lua_pushfstring(L, "cardiac.simulation (%s on %d cells, %s backend, t = %f ms)", sim_model(ls->s)->def->name,
+                    (int)sim_grid(ls->s)->ntissue, sim_backend_name(ls->s), sim_time(ls->s));
     return 1;
 }
 

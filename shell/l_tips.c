@@ -9,8 +9,8 @@
 
 static int state_of(lua_State *L, const sim *s, const char *name, const char *fn)
 {
-    int v = model_state_index(s->m.def, name);
-    if (v < 0) cardiac_error(L, "%s: model '%s' has no state variable '%s'", fn, s->m.def->name, name);
+    int v = model_state_index(sim_model(s)->def, name);
+    if (v < 0) cardiac_error(L, "%s: model '%s' has no state variable '%s'", fn, sim_model(s)->def->name, name);
     return v;
 }
 
@@ -24,7 +24,7 @@ int lsim_tips(lua_State *L)
     if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    const model_def *d = s->m.def;
+    const model_def *d = sim_model(s)->def;
     if (d->nstate < 2 && !args_field(L, 2, "vars"))
         cardiac_error(L, "%s: model '%s' has one state variable; give 'vars' = {a, b}", fn, d->name);
     int va = d->vindex, vb = d->vindex == 0 ? 1 : 0;
@@ -41,13 +41,13 @@ int lsim_tips(lua_State *L)
     if (given == 1) cardiac_error(L, "%s: 'centre' must be {a0, b0}, one value per variable", fn);
     singularity *found;
     long m = sim_find_tips(s, va, vb, given ? c0 : NULL, &found);
-    if (m < 0) cardiac_error(L, "%s: %s", fn, s->error);
+    if (m < 0) cardiac_error(L, "%s: %s", fn, sim_error(s));
     lua_createtable(L, (int)m, 0);
     static const char *const axis[3] = {"x", "y", "z"};
     for (long q = 0; q < m; q++) {
         lua_createtable(L, 0, 4);
-        for (int k = 0; k < s->g.dim; k++) { lua_pushnumber(L, found[q].x[k]); lua_setfield(L, -2, axis[k]); }
-        if (s->g.dim == 2) { lua_pushinteger(L, found[q].charge); lua_setfield(L, -2, "charge"); }
+        for (int k = 0; k < sim_grid(s)->dim; k++) { lua_pushnumber(L, found[q].x[k]); lua_setfield(L, -2, axis[k]); }
+        if (sim_grid(s)->dim == 2) { lua_pushinteger(L, found[q].charge); lua_setfield(L, -2, "charge"); }
         else { lua_pushinteger(L, (lua_Integer)found[q].faces); lua_setfield(L, -2, "faces"); }
         lua_rawseti(L, -2, q + 1);
     }

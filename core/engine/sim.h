@@ -115,6 +115,10 @@ typedef struct backend_ops {
 
 struct h5out;
 
+/* The simulation's fields are the core's: the shell compiles with
+ * CARDIAC_SIM_OPAQUE and reads them through the functions of
+ * core/engine/sim_fields.c (below). */
+#ifndef CARDIAC_SIM_OPAQUE
 struct sim {
     grid g;                     /* the whole grid, as the script described it */
     decomp dc;                  /* this rank's part of it (core/parallel/decomp.h) */
@@ -159,6 +163,7 @@ struct sim {
     int frame_pending;          /* an output snapshot is queued, not yet written */
     double frame_t; long frame_step;
 };
+#endif
 
 typedef struct {
     const char *backend;        /* "cpu" or "cuda" */
@@ -179,7 +184,8 @@ extern const backend_ops backend_cpu;
 /* Records a backend failure (printf-style); the first message is kept. */
 void sim_fail(sim *s, const char *fmt, ...);
 
-static inline double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }
+/* The simulation time, ms: t0 + steps x dt. */
+double sim_time(const sim *s);
 
 /* Creates the simulation (copies grid and model). Returns NULL with a message in err. */
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen);
@@ -266,6 +272,32 @@ int sim_output_open(sim *s, const h5out_config *cfg, char *err, size_t errlen);
 void sim_output_close(sim *s);
 int sim_output_flush(sim *s, int complete);
 const char *sim_output_path(const sim *s);   /* NULL without an output */
+/* Its fields, read (core/engine/sim_fields.c). */
+const grid *sim_grid(const sim *s);              /* the whole grid, as the script described it */
+const model_inst *sim_model(const sim *s);
+const double *sim_D(const sim *s);               /* mm^2/ms per axis */
+double sim_dt(const sim *s);
+int sim_order(const sim *s);                     /* stencil order, 2 or 4 */
+int sim_fp64(const sim *s);                      /* state in double precision */
+const char *sim_layout(const sim *s);            /* GPU layout, "" on the CPU */
+int sim_tsteps(const sim *s);
+const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
+const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
+long sim_steps(const sim *s);
+const decomp *sim_decomp(const sim *s);
+const stencil *sim_stencil(const sim *s);
+const char *sim_backend_name(const sim *s);
+int sim_failed(const sim *s);
+const char *sim_error(const sim *s);
+long sim_bad_cell(const sim *s);                 /* first non-finite cell, -1 if none */
+long sim_bad_step(const sim *s);
+size_t sim_nprobes(const sim *s);
+probe *sim_probe_at(const sim *s, size_t q);
+size_t sim_necgs(const sim *s);
+const multiscale *sim_multiscale(const sim *s);  /* NULL without release units */
+/* A parameter preset applied everywhere becomes the simulation's cell type:
+ * m's resting state and preset name. */
+void sim_adopt_cell_type(sim *s, const model_inst *m);
 /* The steps that advance s by ms (the nearest whole number of steps to what
  * the calls so far asked for): the remainder is carried to the next call, so
  * many short runs add up to their sum, and a run shorter than half a step
