@@ -38,6 +38,23 @@ static void on_sigint(int sig)
     lua_sethook(globalL, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+/* os.exit as the standalone `lua` has it, and under mpirun a clean end: a
+ * successful exit finalizes MPI (exiting without it made mpirun report the
+ * job as failed), a failing one aborts the whole job (the other ranks could
+ * otherwise wait for this one forever). */
+static int os_exit(lua_State *L)
+{
+    int status;
+    if (lua_isboolean(L, 1)) status = lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE;
+    else status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
+    if (lua_toboolean(L, 2)) lua_close(L);
+    fflush(stdout);
+    fflush(stderr);
+    if (status != EXIT_SUCCESS && par_size() > 1) par_abort(status);
+    par_finalize();
+    exit(status);
+}
+
 static int traceback(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
@@ -239,6 +256,10 @@ int main(int argc, char **argv)
     if (!L) { fprintf(stderr, "%s: cannot create the Lua state\n", progname); return 1; }
     globalL = L;
     luaL_openlibs(L);
+    lua_getglobal(L, "os");
+    lua_pushcfunction(L, os_exit);
+    lua_setfield(L, -2, "exit");
+    lua_pop(L, 1);
     luaL_requiref(L, "cardiac", luaopen_cardiac, 1);
     lua_pop(L, 1);
     set_paths(L);

@@ -214,4 +214,16 @@ if [ $rc = 1 ] && [ "$(echo "$out" | grep -c 'every rank fails')" = 1 ] && [ "$f
 else
   echo "FAIL an error on every rank: exit $rc, frames '$frames'"; echo "$out"; status=1
 fi
+
+# os.exit under mpirun: 0 on every rank ends the job cleanly (it exited without
+# MPI_Finalize and mpirun reported the job as failed); a failing status on one
+# rank ends the whole job with it instead of leaving the others waiting
+out=$(timeout 60 mpirun -np 2 "$mpibin" -e 'os.exit(0)' 2>&1); rc=$?
+if [ $rc = 0 ]; then echo "ok   os.exit(0) on every rank: exit 0"
+else echo "FAIL os.exit(0) on every rank: exit $rc"; echo "$out"; status=1; fi
+out=$(timeout 60 mpirun -np 2 "$mpibin" -e 'if cardiac.rank == 1 then os.exit(3) end
+local s = cardiac.simulation{mesh = cardiac.mesh{n = {16, 16}, dx = 0.25}, model = "karma", D = 0.1}
+s:run(5)' 2>&1); rc=$?
+if [ $rc = 3 ]; then echo "ok   os.exit(3) on one rank ends the job with status 3"
+else echo "FAIL os.exit(3) on one rank: exit $rc (timeout: 124)"; echo "$out"; status=1; fi
 exit $status
