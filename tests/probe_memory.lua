@@ -46,7 +46,7 @@ for _, name in ipairs(backends) do
   local want = ref:data()
 
   local s, p = make()
-  s:output{file = tag .. "_a.h5", interval = 10, vars = {"U"}}
+  s:output{file = tag .. "_a.h5", interval = 10, vars = {"U"}, overwrite = true}
   s:run(60)
   check(p.nsamples == 1201 and p.held < 100, "%s: 60 ms written every 10 ms: %d samples, %d in memory", name,
         p.nsamples, p.held)
@@ -56,7 +56,7 @@ for _, name in ipairs(backends) do
   s:close_output()
   check(p.held == 1201, "%s: after close_output the %d samples are in memory again (%d)", name, p.nsamples, p.held)
   if cardiac.rank == 0 then os.remove(tag .. "_a.h5") end
-  s:output{file = tag .. "_b.h5", interval = 10, vars = {"U"}}
+  s:output{file = tag .. "_b.h5", interval = 10, vars = {"U"}, overwrite = true}
   s:run(60)
   check(p.held < 100, "%s: with a second output file they leave memory again (%d held)", name, p.held)
   local ok, why = same(p:data(), want)
@@ -71,7 +71,7 @@ for _, name in ipairs(backends) do
   end
   ok, why = same(p:data(), want)
   check(ok, "%s: data() after both files closed and deleted equals the run without output %s", name, why)
-  p:csv(tag .. ".csv")
+  p:csv(tag .. ".csv", {overwrite = true})
   if cardiac.rank == 0 then
     local rows = 0
     for _ in io.lines(tag .. ".csv") do rows = rows + 1 end
