@@ -582,26 +582,27 @@ typedef struct {
     float *rows;
 } probe_chunk;
 
+static void chunk_free(probe_chunk *ch)
+{
+    free(ch->t);
+    free(ch->rows);
+}
+
 static void chunk_alloc(lua_State *L, probe_chunk *ch, const probe *p)
 {
     ch->t = malloc(PROBE_CHUNK * sizeof *ch->t);
     ch->rows = malloc((size_t)PROBE_CHUNK * p->nvars * p->ncells * sizeof *ch->rows);
     if (!ch->t || !ch->rows) {
-        free(ch->t); free(ch->rows);
+        chunk_free(ch);
         cardiac_error(L, "probe '%s': out of memory reading its samples", p->name);
     }
 }
 
-/* Reads samples q0.. (at most a chunk) into ch; returns how many, raising on failure. */
-static size_t chunk_read(lua_State *L, const sim *s, const probe *p, probe_chunk *ch, size_t q0, const char *fn)
+/* Reads samples q0.. (at most a chunk) into ch: how many, or 0 with err. */
+static size_t chunk_read(const sim *s, const probe *p, probe_chunk *ch, size_t q0, char *err, size_t errlen)
 {
     size_t n = p->nsamples - q0 < PROBE_CHUNK ? p->nsamples - q0 : PROBE_CHUNK;
-    char err[1024];
-    if (probe_read(s, p, q0, n, ch->t, ch->rows, err, sizeof err) != 0) {
-        free(ch->t); free(ch->rows);
-        cardiac_error(L, "%s: %s", fn, err);
-    }
-    return n;
+    return probe_read(s, p, q0, n, ch->t, ch->rows, err, errlen) == 0 ? n : 0;
 }
 
 /* probe:data() -> {t = {...}, <var> = {{cell 1 series}, {cell 2 series}, ...}} */
@@ -630,7 +631,8 @@ static int probe_data(lua_State *L)
     probe_chunk ch;
     chunk_alloc(L, &ch, p);
     for (size_t q0 = 0; q0 < p->nsamples;) {
-        size_t n = chunk_read(L, s, p, &ch, q0, "probe:data");
+        size_t n = chunk_read(s, p, &ch, q0, err, sizeof err);
+        if (!n) { chunk_free(&ch); return cardiac_error(L, "probe:data: %s", err); }
         for (size_t q = 0; q < n; q++) { lua_pushnumber(L, ch.t[q]); lua_rawseti(L, res + 1, (lua_Integer)(q0 + q) + 1); }
         for (int v = 0; v < p->nvars; v++)
             for (size_t c = 0; c < p->ncells; c++) {
@@ -643,7 +645,7 @@ static int probe_data(lua_State *L)
             }
         q0 += n;
     }
-    free(ch.t); free(ch.rows);
+    chunk_free(&ch);
     lua_settop(L, res);
     return 1;
 }
@@ -671,7 +673,7 @@ static int probe_csv(lua_State *L)
     par_bcast(&ok, sizeof ok);
     if (!ok) {
         if (f) fclose(f);
-        free(ch.t); free(ch.rows);
+        chunk_free(&ch);
         return cardiac_error(L, "probe:csv: cannot write '%s'", path);
     }
     fprintf(f, "t_ms");
@@ -683,11 +685,11 @@ static int probe_csv(lua_State *L)
         }
     fputc('\n', f);
     for (size_t q0 = 0; q0 < p->nsamples;) {
-        size_t n = p->nsamples - q0 < PROBE_CHUNK ? p->nsamples - q0 : PROBE_CHUNK;
-        if (probe_read(s, p, q0, n, ch.t, ch.rows, err, sizeof err) != 0) {
+        size_t n = chunk_read(s, p, &ch, q0, err, sizeof err);
+        if (!n) {
             fclose(f);
             if (par_rank() == 0) remove(path);
-            free(ch.t); free(ch.rows);
+            chunk_free(&ch);
             return cardiac_error(L, "probe:csv: %s", err);
         }
         for (size_t q = 0; q < n; q++) {
@@ -698,7 +700,7 @@ static int probe_csv(lua_State *L)
         }
         q0 += n;
     }
-    free(ch.t); free(ch.rows);
+    chunk_free(&ch);
     fclose(f);
     return 0;
 }
@@ -726,9 +728,6 @@ static int lsim_output(lua_State *L)
     sim *s = check_sim(L, 1);
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
-    if (sim_output_path(s))
-        cardiac_error(L, "%s: this simulation already writes '%s'; close it first with sim:close_output()", fn,
-                      sim_output_path(s));
     h5out_config cfg = {0};
     cfg.path = args_string(L, 2, fn, "file", NULL, 1);
     cfg.every = args_integer(L, 2, fn, "every", 0, 0, 1);

@@ -1,7 +1,6 @@
 /* What the rest of the program may read of a simulation, one function per
  * field: the shell sees `sim` as an opaque type (shell/CMakeLists.txt defines
  * CARDIAC_SIM_OPAQUE), so that the core can change its layout freely. */
-#include <string.h>
 #include "sim.h"
 
 double sim_time(const sim *s) { return s->t0 + s->nstep * s->dt; }

@@ -31,7 +31,8 @@ int region_contains(const region *r, const grid *g, int i, int j, int k)
     /* A 2D sheet lies in the plane z = 0 (as for function regions): a
      * region's z is honoured, not dropped (a sphere centred off the plane cuts
      * it in a smaller disc, a box or slab away from it holds no cell). */
-    double x[3] = {grid_center(g, 0, i), grid_center(g, 1, j), g->dim > 2 ? grid_center(g, 2, k) : 0.0};
+    const double c[3] = {grid_center(g, 0, i), grid_center(g, 1, j), grid_center(g, 2, k)};
+    const double x[3] = {c[0], c[1], g->dim > 2 ? c[2] : 0.0};
     switch (r->kind) {
     case REGION_ALL: return 1;
     case REGION_SLAB: return x[r->axis] >= r->lo[r->axis] && x[r->axis] <= r->hi[r->axis];
@@ -52,7 +53,7 @@ int region_contains(const region *r, const grid *g, int i, int j, int k)
     }
     case REGION_BIVENTRICLE: {
         double u[3];
-        for (int a = 0; a < 3; a++) u[a] = grid_center(g, a, a == 0 ? i : a == 1 ? j : k) / (g->n[a] * g->h[a]);
+        for (int a = 0; a < 3; a++) u[a] = c[a] / (g->n[a] * g->h[a]);   /* the box's fractions */
         return in_biventricle(u);
     }
     case REGION_CELLS: return 0;
