@@ -92,12 +92,13 @@ static int tr_field(lua_State *L)
     const char *fn = "activation:field";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
+    const grid *g = sim_grid(s);
     int f = field_index(L, 2, fn);
-    if (sim_grid(s)->ncells > 50000000) cardiac_error(L, "%s: %zu cells is too many for a Lua table; use activation:write", fn, sim_grid(s)->ncells);
+    if (g->ncells > 50000000) cardiac_error(L, "%s: %zu cells is too many for a Lua table; use activation:write", fn, g->ncells);
     float *m = map_copy(L, s, t, f, fn);
-    lua_createtable(L, (int)sim_grid(s)->ncells, 0);
-    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
-        lua_pushnumber(L, sim_grid(s)->mask[c] ? m[c] : NAN);
+    lua_createtable(L, (int)g->ncells, 0);
+    for (size_t c = 0; c < g->ncells; c++) {
+        lua_pushnumber(L, g->mask[c] ? m[c] : NAN);
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
     free(m);
@@ -124,12 +125,13 @@ static int tr_stats(lua_State *L)
     const char *fn = "activation:stats";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
+    const grid *g = sim_grid(s);
     int f = field_index(L, 2, fn);
     float *m = map_copy(L, s, t, f, fn);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     size_t n = 0;
-    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
-        if (!sim_grid(s)->mask[c] || !isfinite(m[c])) continue;
+    for (size_t c = 0; c < g->ncells; c++) {
+        if (!g->mask[c] || !isfinite(m[c])) continue;
         lo = fmin(lo, m[c]);
         hi = fmax(hi, m[c]);
         sum += m[c];
@@ -224,6 +226,7 @@ static int tr_png(lua_State *L)
     const char *fn = "activation:png";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
+    const grid *g = sim_grid(s);
     const char *path = luaL_checkstring(L, 2);
     if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
     args_table(L, 3, fn);
@@ -231,21 +234,21 @@ static int tr_png(lua_State *L)
     int f = TRACK_FIRST;
     if (args_field(L, 3, "map")) { f = field_index(L, -1, fn); lua_pop(L, 1); }
     long z, scale;
-    png_slice_options(L, 3, sim_grid(s), path, fn, &z, &scale);
+    png_slice_options(L, 3, g, path, fn, &z, &scale);
     const double lo_opt = args_number(L, 3, fn, "min", NAN, 0), hi_opt = args_number(L, 3, fn, "max", NAN, 0);
-    const size_t plane = (size_t)sim_grid(s)->n[0] * sim_grid(s)->n[1], off = (size_t)(z - 1) * plane;
+    const size_t plane = (size_t)g->n[0] * g->n[1], off = (size_t)(z - 1) * plane;
     unsigned char *mask = lua_newuserdatauv(L, plane, 0);
     float *m = map_copy(L, s, t, f, fn);
     double lo = INFINITY, hi = -INFINITY;
     for (size_t c = 0; c < plane; c++) {
-        mask[c] = sim_grid(s)->mask[off + c] && isfinite(m[off + c]);
+        mask[c] = g->mask[off + c] && isfinite(m[off + c]);
         if (mask[c]) { lo = fmin(lo, m[off + c]); hi = fmax(hi, m[off + c]); }
     }
     if (!isfinite(lo)) { lo = 0; hi = 1; }
     if (hi == lo) hi = lo + 1;
     if (!isnan(lo_opt)) lo = lo_opt;   /* the map's range unless given */
     if (!isnan(hi_opt)) hi = hi_opt;
-    png_slice_write(L, path, m, mask, sim_grid(s), z, lo, hi, scale, fn);
+    png_slice_write(L, path, m, mask, g, z, lo, hi, scale, fn);
     return 1;
 }
 

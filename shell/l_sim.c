@@ -307,14 +307,16 @@ static void *state_copy(lua_State *L, sim *s, int v)
     return f;
 }
 
-static double state_at(const sim *s, const void *f, size_t c)
+/* Value c of a state copied in its precision (fp64: sim_fp64, read once
+ * before a loop over the cells). */
+static double state_at(int fp64, const void *f, size_t c)
 {
-    return sim_fp64(s) ? ((const double *)f)[c] : ((const float *)f)[c];
+    return fp64 ? ((const double *)f)[c] : ((const float *)f)[c];
 }
 
-static void state_put(const sim *s, void *f, size_t c, double x)
+static void state_put(int fp64, void *f, size_t c, double x)
 {
-    if (sim_fp64(s)) ((double *)f)[c] = x;
+    if (fp64) ((double *)f)[c] = x;
     else ((float *)f)[c] = (float)x;
 }
 
@@ -369,9 +371,11 @@ static int lsim_field(lua_State *L)
     int v = sim_var_arg(L, s, 2, "simulation:field");
     if (sim_grid(s)->ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)sim_grid(s)->ncells);
     void *f = state_copy(L, s, v);
-    lua_createtable(L, (int)sim_grid(s)->ncells, 0);
-    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
-        lua_pushnumber(L, state_at(s, f, c));
+    const size_t ncells = sim_grid(s)->ncells;
+    const int fp64 = sim_fp64(s);
+    lua_createtable(L, (int)ncells, 0);
+    for (size_t c = 0; c < ncells; c++) {
+        lua_pushnumber(L, state_at(fp64, f, c));
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
     free(f);
@@ -383,9 +387,10 @@ static int lsim_stats(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:stats");
     float *f = field_copy(L, s, v);
+    const grid *g = sim_grid(s);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
-    for (size_t c = 0; c < sim_grid(s)->ncells; c++) {
-        if (!sim_grid(s)->mask[c]) continue;
+    for (size_t c = 0; c < g->ncells; c++) {
+        if (!g->mask[c]) continue;
         if (f[c] < lo) lo = f[c];
         if (f[c] > hi) hi = f[c];
         sum += f[c];
@@ -393,7 +398,7 @@ static int lsim_stats(lua_State *L)
     free(f);
     lua_pushnumber(L, lo);
     lua_pushnumber(L, hi);
-    lua_pushnumber(L, sum / (double)sim_grid(s)->ntissue);
+    lua_pushnumber(L, sum / (double)g->ntissue);
     lua_pushnumber(L, sum);
     return 4;
 }
@@ -428,14 +433,16 @@ static int lsim_set(lua_State *L)
         return cardiac_error(L, "%s: the value of '%s' must be a finite number, got %s", fn, sim_model(s)->def->states[v].name,
                              val != val ? "NaN" : "infinity");
     void *f = state_copy(L, s, v);
+    const grid *g = sim_grid(s);
+    const int fp64 = sim_fp64(s);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
             int i, j, k;
-            grid_ijk(sim_grid(s), cells[q], &i, &j, &k);
+            grid_ijk(g, cells[q], &i, &j, &k);
             lua_pushvalue(L, 3);
-            lua_pushnumber(L, grid_center(sim_grid(s), 0, i));
-            lua_pushnumber(L, sim_grid(s)->dim > 1 ? grid_center(sim_grid(s), 1, j) : 0);
-            lua_pushnumber(L, sim_grid(s)->dim > 2 ? grid_center(sim_grid(s), 2, k) : 0);
+            lua_pushnumber(L, grid_center(g, 0, i));
+            lua_pushnumber(L, g->dim > 1 ? grid_center(g, 1, j) : 0);
+            lua_pushnumber(L, g->dim > 2 ? grid_center(g, 2, k) : 0);
             if (lua_pcall(L, 3, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TNUMBER) {
                 free(f); free(cells);
                 return cardiac_error(L, "%s: the value function must return a number (%s)", fn,
@@ -447,11 +454,11 @@ static int lsim_set(lua_State *L)
                 free(f); free(cells);
                 return cardiac_error(L, "%s: the value function returned %s for '%s' at (%g, %g, %g) mm; values must be "
                                      "finite", fn, val != val ? "NaN" : "infinity", sim_model(s)->def->states[v].name,
-                                     grid_center(sim_grid(s), 0, i), sim_grid(s)->dim > 1 ? grid_center(sim_grid(s), 1, j) : 0,
-                                     sim_grid(s)->dim > 2 ? grid_center(sim_grid(s), 2, k) : 0);
+                                     grid_center(g, 0, i), g->dim > 1 ? grid_center(g, 1, j) : 0,
+                                     g->dim > 2 ? grid_center(g, 2, k) : 0);
             }
         }
-        state_put(s, f, cells[q], val);
+        state_put(fp64, f, cells[q], val);
     }
     sim_set_state(s, v, f);
     if (multiscale_set_cells(s, v, cells, n, f) != 0) sim_fail(s, "out of memory setting the calcium release units");
@@ -833,9 +840,11 @@ static int lsim_diff(lua_State *L)
     if (sim_get_state(b, v, fb) != 0 || sim_failed(b)) { free(fa); free(fb); backend_check(L, b, fn); }
     double mx = 0, ss = 0;
     size_t at = 0, n = 0;
-    for (size_t c = 0; c < sim_grid(a)->ncells; c++) {
-        if (!sim_grid(a)->mask[c]) continue;
-        double d = fabs(state_at(a, fa, c) - state_at(b, fb, c));
+    const grid *g = sim_grid(a);
+    const int fpa = sim_fp64(a), fpb = sim_fp64(b);
+    for (size_t c = 0; c < g->ncells; c++) {
+        if (!g->mask[c]) continue;
+        double d = fabs(state_at(fpa, fa, c) - state_at(fpb, fb, c));
         if (!(d <= mx)) { mx = d; at = c; }   /* NaN counts as the largest */
         ss += d * d;
         n++;
