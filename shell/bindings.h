@@ -37,6 +37,7 @@ struct sim *check_sim(lua_State *L, int idx);
 int lsim_activation(lua_State *L);
 int lsim_checkpoint(lua_State *L);
 int lsim_restore(lua_State *L);
+int lsim_save(lua_State *L);         /* l_checkpoint.c: a snapshot in memory */
 int lsim_tips(lua_State *L);        /* l_tips.c */
 int lsim_ecg(lua_State *L);         /* l_ecg.c; open_ecg registers its class */
 int lsim_set_param(lua_State *L);   /* l_interventions.c */

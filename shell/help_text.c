@@ -121,7 +121,7 @@ const help_entry help_entries[] = {
 "          decomp, output_file, dx_resolved, resolved.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
-"           restore, benchmark, close."},
+"           save, restore, benchmark, close."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms: the nearest whole number of steps, the remainder carried to the next\n"
 "  run, so that short runs add up. Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
@@ -206,7 +206,13 @@ const help_entry help_entries[] = {
 "  simulation's dt from step 0. Stimuli, D and parameters are the\n"
 "  script's; with params = true the parameters, regional ones included, become the checkpoint's\n"
 "  (to resume a run whose script changed them along the way). Activation maps restart; probes\n"
-"  sample again from the restored time."},
+"  sample again from the restored time. sim:restore(snapshot) restores a sim:save() from memory\n"
+"  (params as above; convert_dt is for files only)."},
+{"simulation:save", "sim:save() -> snapshot: the checkpoint's contents (state, time and step count, parameter sets,\n"
+"  release units) in memory, for studies that restore one state for every trial without the disk.\n"
+"  sim:restore(snapshot) restores it into this or any simulation of the same problem (model, mesh,\n"
+"  tissue, dt, precision, ranks); bit for bit what a checkpoint file gives. snap.t: its time (ms),\n"
+"  snap.bytes: host memory it holds on this rank; snap:free() (or <close>) releases it at once."},
 {"simulation:output",
 "sim:output{file = \"results/run.h5\", every = steps | interval = ms, vars = {...}, overwrite = false}\n"
 "  Writes frames of the chosen state variables to HDF5 with an XDMF sidecar (file.xmf; it lists the\n"

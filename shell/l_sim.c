@@ -974,6 +974,7 @@ void open_simulation(lua_State *L)
         {"probe", lsim_probe}, {"output", lsim_output}, {"close_output", lsim_close_output},
         {"png", lsim_png}, {"benchmark", lsim_benchmark}, {"diff", lsim_diff}, {"close", lsim_close},
         {"activation", lsim_activation}, {"checkpoint", lsim_checkpoint}, {"restore", lsim_restore},
+        {"save", lsim_save},
         {"tips", lsim_tips}, {"ecg", lsim_ecg}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", lsim_gc}, {"__close", lsim_gc}, {"__index", lsim_index}, {"__tostring", lsim_tostring}, {NULL, NULL}};

@@ -6,7 +6,12 @@
  * /params/sets[set][parameter] (set 0: the model's own) and, with more than
  * one set, /params/label[z][y][x] (each cell's set), which a restore with
  * params = true adopts (core/interventions/param_sets.h); with a multiscale model,
- * /dyads (core/multiscale/checkpoint_dyads.h). */
+ * /dyads (core/multiscale/checkpoint_dyads.h).
+ *
+ * A snapshot (checkpoint_mem_*) holds the same contents in memory, for
+ * studies that restore one state many times: saving gathers the state and the
+ * parameter sets as a file checkpoint does, restoring checks it against the
+ * simulation and applies it through the same functions as a file's. */
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
@@ -18,6 +23,7 @@
 #include "checkpoint_dyads.h"
 #include "h5_util.h"
 #include "output_paths.h"
+#include "multiscale.h"
 #include "par.h"
 #include "param_sets.h"
 #include "version.h"
@@ -100,6 +106,34 @@ static int write_file(sim *s, const char *tmp, void *const *fields, const unsign
     return rc;
 }
 
+/* The whole state (each variable over the whole grid in the state's
+ * precision, malloc'd into fields) and, with more than one parameter set,
+ * each cell's set (*label, malloc'd; NULL with one set): what a checkpoint
+ * holds besides the time, in a file or in memory. Collective under MPI: every
+ * rank gets the whole grid. 0, or -1 with err on every rank (the fields
+ * gathered so far are left for the caller to free). */
+static int gather_state(sim *s, void **fields, unsigned char **label, char *err, size_t errlen)
+{
+    *label = NULL;
+    if (sim_sync(s, err, errlen) != 0) return -1;
+    int rc = 0;
+    for (int v = 0; v < s->m.def->nstate && rc == 0; v++) {
+        fields[v] = malloc(s->g.ncells * sim_state_size(s));
+        if (!fields[v] || sim_get_state(s, v, fields[v]) != 0 || s->failed) rc = -1;
+    }
+    if (rc == 0 && sim_param_sets(s) > 1 && !(*label = malloc(s->g.ncells))) rc = -1;
+    if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
+    int any = rc != 0;                                  /* a flag: the maximum of -1 and 0 would be 0 */
+    par_max_ints(&any, 1);
+    if (any && !rc) snprintf(err, errlen, "another rank could not gather its part of the state");
+    rc = any ? -1 : 0;
+    if (rc == 0 && *label && sim_param_labels_whole(s, *label) != 0) {
+        snprintf(err, errlen, "%s", s->error);
+        rc = -1;
+    }
+    return rc;
+}
+
 int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t errlen)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -107,21 +141,10 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
     if (par_rank() == 0) rc = output_path_ready(path, NULL, overwrite, "checkpoint file", err, errlen);
     par_bcast(&rc, sizeof rc);
     if (rc) { par_bcast(err, errlen); return -1; }
-    if (sim_sync(s, err, errlen) != 0) return -1;
     const int ns = s->m.def->nstate;
     void *fields[MODEL_MAX_STATE] = {0};
-    for (int v = 0; v < ns && rc == 0; v++) {
-        fields[v] = malloc(s->g.ncells * sim_state_size(s));
-        if (!fields[v] || sim_get_state(s, v, fields[v]) != 0 || s->failed) rc = -1;
-    }
-    unsigned char *label = sim_param_sets(s) > 1 ? malloc(s->g.ncells) : NULL;
-    if (rc == 0 && sim_param_sets(s) > 1 && !label) rc = -1;
-    if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
-    par_max_ints(&rc, 1);
-    if (rc == 0 && label && sim_param_labels_whole(s, label) != 0) {
-        snprintf(err, errlen, "%s", s->error);
-        rc = -1;
-    }
+    unsigned char *label = NULL;
+    rc = gather_state(s, fields, &label, err, errlen);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);          /* renamed when complete: never half overwritten */
     if (rc == 0 && par_rank() == 0) rc = write_file(s, tmp, fields, label, err, errlen);
@@ -184,55 +207,75 @@ static int read_array(hid_t f, const char *name, hid_t type, const grid *g, void
     return ok ? 0 : -1;
 }
 
-/* The file's header against the simulation; fills dt, t0, steps, time. A
- * file of another dt is refused unless convert_dt (its time then continues
- * from step 0 with the simulation's dt). */
+/* A checkpoint's model, mesh and dt against the simulation's, before
+ * anything changes; `what` names it in messages ("checkpoint 'f.h5'").
+ * h: its cells' spacing, or NULL where it does not say (files written before
+ * 2026-11-25). A checkpoint of another dt is refused unless convert_dt is 1
+ * (its time then continues from step 0 with the simulation's dt); -1: the
+ * conversion is not offered. */
+static int check_fits(const sim *s, const char *what, const char *model, const double n[3], const double *h, double dt,
+                      double time, int convert_dt, char *err, size_t errlen)
+{
+    if (strcmp(model, s->m.def->name) != 0) {
+        snprintf(err, errlen, "%s holds model '%s'; this simulation runs '%s'", what, model, s->m.def->name);
+        return -1;
+    }
+    if (n[0] != s->g.n[0] || n[1] != s->g.n[1] || n[2] != s->g.n[2]) {
+        snprintf(err, errlen, "%s is of a %gx%gx%g mesh; this simulation's is %dx%dx%d", what, n[0], n[1], n[2],
+                 s->g.n[0], s->g.n[1], s->g.n[2]);
+        return -1;
+    }
+    for (int a = 0; h && a < s->g.dim; a++)
+        if (fabs(h[a] - s->g.h[a]) > 1e-12 * s->g.h[a]) {
+            char theirs[96] = "", ours[96] = "";
+            for (int b = 0; b < s->g.dim; b++) {
+                snprintf(theirs + strlen(theirs), sizeof theirs - strlen(theirs), "%s%g", b ? " x " : "", h[b]);
+                snprintf(ours + strlen(ours), sizeof ours - strlen(ours), "%s%g", b ? " x " : "", s->g.h[b]);
+            }
+            snprintf(err, errlen, "%s is of a mesh of %s mm cells; this simulation's are %s mm", what, theirs, ours);
+            return -1;
+        }
+    if (dt != s->dt && convert_dt != 1) {
+        if (convert_dt < 0)
+            snprintf(err, errlen, "%s was taken at dt = %g ms and this simulation steps dt = %g ms", what, dt, s->dt);
+        else
+            snprintf(err, errlen, "%s was written at dt = %g ms and this simulation steps dt = %g ms: pass "
+                     "{convert_dt = true} to continue its time (%g ms) with this dt from step 0", what, dt, s->dt, time);
+        return -1;
+    }
+    return 0;
+}
+
+/* A checkpoint's tissue (whole-grid mask) against the simulation's. */
+static int check_mask(const sim *s, const char *what, const unsigned char *mask, char *err, size_t errlen)
+{
+    if (memcmp(mask, s->g.mask, s->g.ncells) == 0) return 0;
+    snprintf(err, errlen, "%s is of a mesh with other tissue cells than this simulation's", what);
+    return -1;
+}
+
+/* The file's header against the simulation; fills dt, t0, steps, time. */
 static int check_header(hid_t f, const sim *s, const char *path, int convert_dt, double hdr[4], char *err,
                         size_t errlen)
 {
-    char kind[64], model[64];
+    char kind[64], model[64], what[4200];
     double n[3];
+    snprintf(what, sizeof what, "checkpoint '%s'", path);
     if (read_attr_str(f, "kind", kind, sizeof kind) != 0 || strcmp(kind, KIND) != 0) {
         snprintf(err, errlen, "'%s' is not a cardiac checkpoint (written by sim:checkpoint)", path);
         return -1;
     }
     read_attr_str(f, "model", model, sizeof model);
-    if (strcmp(model, s->m.def->name) != 0) {
-        snprintf(err, errlen, "checkpoint '%s' holds model '%s'; this simulation runs '%s'", path, model,
-                 s->m.def->name);
-        return -1;
-    }
+    if (strcmp(model, s->m.def->name) != 0) return check_fits(s, what, model, n, NULL, 0, 0, 0, err, errlen);
     if (read_attr_doubles(f, "cells_xyz", n, 3) != 0 || read_attr_doubles(f, "dt_ms", &hdr[0], 1) != 0 ||
         read_attr_doubles(f, "t0_ms", &hdr[1], 1) != 0 || read_attr_doubles(f, "steps", &hdr[2], 1) != 0 ||
         read_attr_doubles(f, "time_ms", &hdr[3], 1) != 0) {
         snprintf(err, errlen, "checkpoint '%s' lacks its time or mesh attributes (damaged file?)", path);
         return -1;
     }
-    if (n[0] != s->g.n[0] || n[1] != s->g.n[1] || n[2] != s->g.n[2]) {
-        snprintf(err, errlen, "checkpoint '%s' is of a %gx%gx%g mesh; this simulation's is %dx%dx%d", path, n[0], n[1],
-                 n[2], s->g.n[0], s->g.n[1], s->g.n[2]);
-        return -1;
-    }
     double h[3];   /* files written before 2026-11-25 do not say */
-    if (read_attr_doubles(f, "dx_mm", h, 3) == 0)
-        for (int a = 0; a < s->g.dim; a++)
-            if (fabs(h[a] - s->g.h[a]) > 1e-12 * s->g.h[a]) {
-                char theirs[96] = "", ours[96] = "";
-                for (int b = 0; b < s->g.dim; b++) {
-                    snprintf(theirs + strlen(theirs), sizeof theirs - strlen(theirs), "%s%g", b ? " x " : "", h[b]);
-                    snprintf(ours + strlen(ours), sizeof ours - strlen(ours), "%s%g", b ? " x " : "", s->g.h[b]);
-                }
-                snprintf(err, errlen, "checkpoint '%s' is of a mesh of %s mm cells; this simulation's are %s mm", path,
-                         theirs, ours);
-                return -1;
-            }
-    if (hdr[0] != s->dt && !convert_dt) {
-        snprintf(err, errlen, "checkpoint '%s' was written at dt = %g ms and this simulation steps dt = %g ms: pass "
-                 "{convert_dt = true} to continue its time (%g ms) with this dt from step 0", path, hdr[0], s->dt,
-                 hdr[3]);
-        return -1;
-    }
-    return 0;
+    const int has_h = read_attr_doubles(f, "dx_mm", h, 3) == 0;
+    return check_fits(s, what, model, n, has_h ? h : NULL, hdr[0], hdr[3], convert_dt, err, errlen);
 }
 
 /* Reads and checks everything into freshly allocated whole-grid fields. */
@@ -255,9 +298,10 @@ static int read_file(const sim *s, const char *path, int convert_dt, void **fiel
         snprintf(err, errlen, "checkpoint '%s': cannot read its mesh mask", path);
         rc = -1;
     }
-    if (!rc && memcmp(mask, s->g.mask, s->g.ncells) != 0) {
-        snprintf(err, errlen, "checkpoint '%s' is of a mesh with other tissue cells than this simulation's", path);
-        rc = -1;
+    if (!rc) {
+        char what[4200];
+        snprintf(what, sizeof what, "checkpoint '%s'", path);
+        rc = check_mask(s, what, mask, err, errlen);
     }
     free(mask);
     for (int v = 0; v < s->m.def->nstate && !rc; v++) {
@@ -333,6 +377,43 @@ static int read_params(const sim *s, const char *path, saved_params *p, char *er
     return rc;
 }
 
+/* Release units held in memory (a snapshot's): this rank's cells' dyads as
+ * multiscale_copy reads and writes them. */
+typedef struct { void *var[MS_NVAR]; uint32_t *ryr; size_t ncells; int n; uint32_t seed; } mem_dyads;
+
+/* Makes a checkpoint the simulation's state, once every rank has read and
+ * checked it (failed: some rank could not; this rank's reason, if it was
+ * this rank, is in err already): the parameter sets when sp is given (checked
+ * against dt before anything changes), the state variables (whole-grid
+ * fields), the release units (from a file, dy, which this frees; from
+ * memory, md) and the time (hdr: dt, t0, steps, time). Trackers restart and
+ * probes sample again from the restored time. Collective under MPI. */
+static int restore_state(sim *s, int failed, void *const *fields, const saved_params *sp, const double hdr[4],
+                         struct saved_dyads *dy, const mem_dyads *md, char *err, size_t errlen)
+{
+    int any = failed;
+    par_max_ints(&any, 1);
+    if (!any && sp && sim_replace_param_sets(s, sp->sets, sp->n, sp->label, err, errlen) != 0) any = failed = 1;
+    for (int v = 0; v < s->m.def->nstate && !any; v++)
+        if (sim_set_state(s, v, fields[v]) != 0) any = 1;
+    if (!any && dy) checkpoint_apply_dyads(s, dy);
+    else checkpoint_drop_dyads(dy);
+    if (!any && md) multiscale_copy(s, md->var, md->ryr, 0);
+    if (any) {
+        if (!failed)
+            snprintf(err, errlen, "%s", s->failed ? s->error : "another rank could not read the checkpoint");
+        return -1;
+    }
+    if (hdr[0] == s->dt) { s->t0 = hdr[1]; s->nstep = (long)hdr[2]; }
+    else { s->t0 = hdr[3]; s->nstep = 0; }
+    s->run_rest = 0;
+    s->bad_cell = s->bad_gcell = -1;
+    for (size_t q = 0; q < s->nprobes; q++) s->probes[q]->last_step = -1;
+    for (size_t q = 0; q < s->ntrackers; q++)
+        if (sim_restart_tracker(s, s->trackers[q], err, errlen) != 0) return -1;
+    return sim_sync(s, err, errlen);
+}
+
 int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *err, size_t errlen)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -346,26 +427,143 @@ int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *
     int any = rc != 0;
     par_max_ints(&any, 1);
     struct saved_dyads *dy = NULL;                             /* read whole before anything changes */
-    if (!any && s->ms && !(dy = checkpoint_read_dyads(s, path, err, errlen))) any = rc = 1;
-    /* the parameters first: they are checked against dt before anything changes */
-    if (!any && params && sim_replace_param_sets(s, sp.sets, sp.n, sp.label, err, errlen) != 0) any = rc = 1;
-    for (int v = 0; v < s->m.def->nstate && !any; v++)
-        if (sim_set_state(s, v, fields[v]) != 0) any = 1;
-    if (!any && dy) checkpoint_apply_dyads(s, dy);
-    else checkpoint_drop_dyads(dy);
+    if (!any && s->ms && !(dy = checkpoint_read_dyads(s, path, err, errlen))) rc = -1;
+    rc = restore_state(s, rc != 0, fields, params ? &sp : NULL, hdr, dy, NULL, err, errlen);
     for (int v = 0; v < s->m.def->nstate; v++) free(fields[v]);
     free(sp.sets);
     free(sp.label);
-    if (any) {
-        if (!rc) snprintf(err, errlen, "%s", s->failed ? s->error : "another rank could not read the checkpoint");
-        return -1;
+    return rc;
+}
+
+/* ---- in memory ---------------------------------------------------------- */
+
+struct checkpoint_mem {
+    char model[64];
+    int precision;                  /* PRECISION_* of the fields */
+    double n[3], h[3];              /* the mesh's cells and spacing */
+    double hdr[4];                  /* dt, t0, steps, time */
+    int nranks;                     /* the job's ranks: the release units are each rank's own */
+    unsigned char *mask;            /* the tissue, whole grid */
+    void *fields[MODEL_MAX_STATE];  /* whole grid, the state's precision */
+    saved_params params;            /* the parameter sets and, with more than one, each cell's */
+    mem_dyads *dyads;               /* NULL without release units */
+    size_t bytes;
+};
+
+void checkpoint_mem_free(checkpoint_mem *m)
+{
+    if (!m) return;
+    for (int v = 0; v < MODEL_MAX_STATE; v++) free(m->fields[v]);
+    free(m->mask);
+    free(m->params.sets);
+    free(m->params.label);
+    if (m->dyads) {
+        for (int v = 0; v < MS_NVAR; v++) free(m->dyads->var[v]);
+        free(m->dyads->ryr);
+        free(m->dyads);
     }
-    if (hdr[0] == s->dt) { s->t0 = hdr[1]; s->nstep = (long)hdr[2]; }
-    else { s->t0 = hdr[3]; s->nstep = 0; }
-    s->run_rest = 0;
-    s->bad_cell = s->bad_gcell = -1;
-    for (size_t q = 0; q < s->nprobes; q++) s->probes[q]->last_step = -1;
-    for (size_t q = 0; q < s->ntrackers; q++)
-        if (sim_restart_tracker(s, s->trackers[q], err, errlen) != 0) return -1;
-    return sim_sync(s, err, errlen);
+    free(m);
+}
+
+size_t checkpoint_mem_bytes(const checkpoint_mem *m) { return m->bytes; }
+double checkpoint_mem_time(const checkpoint_mem *m) { return m->hdr[3]; }
+
+/* This rank's release units copied to host memory, or NULL when out of memory. */
+static mem_dyads *copy_dyads(sim *s, size_t *bytes)
+{
+    const multiscale *ms = s->ms;
+    const size_t nd = ms->ncells * (size_t)ms->n + 1;
+    mem_dyads *d = calloc(1, sizeof *d);
+    int ok = d && (d->ryr = malloc(nd * sizeof *d->ryr)) != NULL;
+    for (int v = 0; v < MS_NVAR && ok; v++) ok = (d->var[v] = malloc(nd * ms->esize)) != NULL;
+    if (!ok) {
+        if (d) {
+            for (int v = 0; v < MS_NVAR; v++) free(d->var[v]);
+            free(d->ryr);
+            free(d);
+        }
+        return NULL;
+    }
+    d->ncells = ms->ncells;
+    d->n = ms->n;
+    d->seed = ms->seed;
+    multiscale_copy(s, d->var, d->ryr, 1);
+    *bytes += nd * (MS_NVAR * ms->esize + sizeof *d->ryr);
+    return d;
+}
+
+checkpoint_mem *checkpoint_mem_save(sim *s, char *err, size_t errlen)
+{
+    checkpoint_mem *m = calloc(1, sizeof *m);
+    unsigned char *label = NULL;
+    int rc = m ? 0 : -1;
+    if (!m) snprintf(err, errlen, "out of memory for a snapshot");
+    int any = rc != 0;
+    par_max_ints(&any, 1);
+    if (any) {
+        if (!rc) snprintf(err, errlen, "another rank could not allocate its snapshot");
+        free(m);
+        return NULL;
+    }
+    rc = gather_state(s, m->fields, &label, err, errlen);
+    m->params.label = label;
+    const int np = s->m.def->nparam;
+    m->params.n = sim_param_sets(s);
+    m->bytes = sizeof *m + (size_t)s->m.def->nstate * s->g.ncells * sim_state_size(s) + (label ? s->g.ncells : 0);
+    if (rc == 0) {
+        m->params.sets = calloc((size_t)m->params.n, sizeof *m->params.sets);
+        m->mask = malloc(s->g.ncells);
+        if (m->params.sets && m->mask) {
+            for (int L = 0; L < m->params.n; L++) memcpy(m->params.sets[L], sim_param_set(s, L), np * sizeof(double));
+            memcpy(m->mask, s->g.mask, s->g.ncells);
+            m->bytes += s->g.ncells + (size_t)m->params.n * sizeof *m->params.sets;
+        } else rc = -1;
+        if (rc == 0 && s->ms && !(m->dyads = copy_dyads(s, &m->bytes))) rc = -1;
+        if (rc) snprintf(err, errlen, "out of memory for a snapshot");
+        any = rc != 0;
+        par_max_ints(&any, 1);
+        if (any && !rc) snprintf(err, errlen, "another rank could not keep its snapshot");
+        rc = any ? -1 : 0;
+    }
+    if (rc) { checkpoint_mem_free(m); return NULL; }
+    snprintf(m->model, sizeof m->model, "%s", s->m.def->name);
+    m->precision = sim_precision(s);
+    for (int a = 0; a < 3; a++) { m->n[a] = s->g.n[a]; m->h[a] = s->g.h[a]; }
+    m->hdr[0] = s->dt;
+    m->hdr[1] = s->t0;
+    m->hdr[2] = (double)s->nstep;
+    m->hdr[3] = sim_time(s);
+    m->nranks = par_size();
+    return m;
+}
+
+int checkpoint_mem_load(sim *s, const checkpoint_mem *m, int params, char *err, size_t errlen)
+{
+    static const char *const what = "snapshot";
+    if (sim_sync(s, err, errlen) != 0) return -1;
+    err[0] = 0;
+    int rc = check_fits(s, what, m->model, m->n, m->h, m->hdr[0], m->hdr[3], -1, err, errlen);
+    if (rc == 0) rc = check_mask(s, what, m->mask, err, errlen);
+    if (rc == 0 && m->precision != sim_precision(s)) {
+        snprintf(err, errlen, "snapshot holds a %s state; this simulation's is %s", model_precision_name(m->precision),
+                 model_precision_name(sim_precision(s)));
+        rc = -1;
+    }
+    if (rc == 0 && m->nranks != par_size()) {
+        snprintf(err, errlen, "snapshot was taken by a job of %d ranks; this one has %d", m->nranks, par_size());
+        rc = -1;
+    }
+    if (rc == 0 && (!s->ms) != (!m->dyads)) {
+        snprintf(err, errlen, "snapshot %s calcium release units; this simulation %s", m->dyads ? "holds" : "has no",
+                 s->ms ? "has them" : "has none");
+        rc = -1;
+    }
+    if (rc == 0 && s->ms && (m->dyads->n != s->ms->n || m->dyads->seed != s->ms->seed ||
+                             m->dyads->ncells != s->ms->ncells)) {
+        snprintf(err, errlen, "snapshot has %d dyads per cell with seed %u on %zu cells of this rank; this simulation "
+                 "%d with seed %u on %zu", m->dyads->n, (unsigned)m->dyads->seed, m->dyads->ncells, s->ms->n,
+                 (unsigned)s->ms->seed, s->ms->ncells);
+        rc = -1;
+    }
+    return restore_state(s, rc != 0, m->fields, params ? &m->params : NULL, m->hdr, NULL, m->dyads, err, errlen);
 }
