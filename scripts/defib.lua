@@ -91,7 +91,7 @@ local PHASE = {
 }
 
 local REENTRY_KEYS = {"model", "params", "L", "depth", "dx", "dt", "D", "backend", "precision", "layout", "settle",
-                      "s1", "s2", "amplitude", "file", "overwrite", "window"}
+                      "s2", "amplitude", "file", "overwrite", "window"}
 
 -- the pieces every kind of re-entry shares: the fresh-simulation factory and
 -- the phase variables
@@ -180,7 +180,7 @@ local function finish(re, sim, o, fn, what)
   end
   if not re.cycle or re.ref_time ~= re.ref_time then fail(fn, "no %s at t = %g ms: no cell activated twice in the last %g ms", what, sim.t, window) end
   re.snapshot = sim:save()
-  re.t = sim.t
+  re.t, re.backend = sim.t, sim.backend
   if o.file then sim:checkpoint(o.file, {overwrite = o.overwrite}) end
   sim:close()
   say("%s at t = %g ms: %d phase singularit%s, cycle %.1f ms%s", what, re.t, re.ntips, re.ntips == 1 and "y" or "ies",
@@ -209,7 +209,7 @@ local function from_file(re, o, fn, what)
     fail(fn, "'file' %s holds no %s (no phase singularity, or no cell activated twice in %g ms)", o.file, what, window)
   end
   re.snapshot = sim:save()
-  re.t = sim.t
+  re.t, re.backend = sim.t, sim.backend
   sim:close()
   say("%s restored from %s at t = %g ms: %d phase singularities, cycle %.1f ms", what, o.file, re.t, re.ntips, re.cycle)
   return re
@@ -243,25 +243,6 @@ function D.scroll(o)
   local sim = re.make()
   re.s2 = s1s2(re, sim, o, "scroll")
   return finish(re, sim, o, "scroll", "scroll wave")
-end
-
---- defib.breakup{...}: multiple wavelets. Fenton-Karma 1998 with its BR parameter set (the Beeler-Reuter
----   fit, steep restitution: docs/defibrillation.md gives the source) by default: the S1-S2 spiral breaks
----   up. Options as defib.spiral; model defaults to fenton_karma with params {cell = "BR"}.
-function D.breakup(o)
-  o = o or {}
-  check_keys(o, "breakup", REENTRY_KEYS)
-  local oo = {}
-  for k, v in pairs(o) do oo[k] = v end
-  if oo.model == nil then oo.model, oo.params = "fenton_karma", oo.params or {cell = "BR"} end
-  oo.dt = oo.dt or 0.05
-  oo.settle = oo.settle or 2000
-  local re = base(oo, "breakup", 2)
-  re.kind = "breakup"
-  if from_file(re, oo, "breakup", "breakup") then return re end
-  local sim = re.make()
-  re.s2 = s1s2(re, sim, oo, "breakup")
-  return finish(re, sim, oo, "breakup", "breakup")
 end
 
 ---------------------------------------------------------------------------
@@ -393,7 +374,7 @@ end
 
 local function check_reentry(re, fn)
   if type(re) ~= "table" or not re.snapshot or not re.make then
-    fail(fn, "the first argument must be a re-entry (defib.spiral, defib.scroll or defib.breakup)")
+    fail(fn, "the first argument must be a re-entry (defib.spiral or defib.scroll)")
   end
 end
 
@@ -646,6 +627,55 @@ function D.threshold(o)
   end
   return {lo = lo, hi = hi, value = (lo + hi) / 2, uncertainty = (hi - lo) / 2, rows = rows, trials = led.n,
           seconds = led.seconds, converged = hi - lo <= tol}
+end
+
+---------------------------------------------------------------------------
+-- protocols: key=value arguments, the re-entry they ask for, the output
+
+--- o = defib.arguments(arg, defaults, script): the script's key=value arguments over the defaults (a
+---   table key -> default); a default that is a number makes the value a number, a table of numbers a
+---   comma-separated list. An unknown key or a value that is not a number where one is needed is
+---   refused naming it.
+function D.arguments(args, defaults, script)
+  local o = {}
+  for k, v in pairs(defaults) do o[k] = v end
+  for q = 1, #args do
+    local k, v = args[q]:match("^([%w_]+)=(.*)$")
+    if not k or defaults[k] == nil then
+      local keys = {}
+      for key in pairs(defaults) do keys[#keys + 1] = key end
+      table.sort(keys)
+      error(("%s: unknown argument '%s' (key=value, keys: %s)"):format(script, args[q], table.concat(keys, ", ")), 0)
+    end
+    local d = defaults[k]
+    if type(d) == "number" then
+      o[k] = tonumber(v)
+      if not o[k] then error(("%s: '%s' = %s is not a number"):format(script, k, v), 0) end
+    elseif type(d) == "table" then
+      o[k] = {}
+      for x in v:gmatch("[^,]+") do
+        local n = tonumber(x)
+        if not n then error(("%s: '%s' lists %s, not a number"):format(script, k, x), 0) end
+        o[k][#o[k] + 1] = n
+      end
+    else
+      o[k] = v
+    end
+  end
+  return o
+end
+
+--- re = defib.reentry(o): defib.spiral or defib.scroll as o.kind says, with o's L, dx,
+---   dt, D, settle, backend, precision, model and file (the empty string: none).
+function D.reentry(o)
+  local make = ({spiral = D.spiral, scroll = D.scroll})[o.kind]
+  if not make then error(("defib.reentry: 'kind' = %s must be spiral or scroll"):format(tostring(o.kind)), 0) end
+  local r = {L = o.L, dx = o.dx, settle = o.settle, backend = o.backend, precision = o.precision,
+             file = (o.file or "") ~= "" and o.file or nil, overwrite = true, depth = o.kind == "scroll" and o.depth or nil}
+  if o.dt and o.dt > 0 then r.dt = o.dt end
+  if o.D and o.D > 0 then r.D = o.D end
+  if o.model and o.model ~= "" then r.model = o.model end
+  return make(r)
 end
 
 ---------------------------------------------------------------------------
