@@ -12,13 +12,13 @@
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
-  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, settle = 800, backend = "auto", precision = "fp32", model = "",
+  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "",
   file = "", fractions = {0.6, 0.7, 0.8, 0.9, 1.0}, pulses = 8, strength = 5, width = 2, radius = 2,
   site_x = 0, site_y = 0, timings = 4, seed = 1, quiet = 0, sustain = 0, out = "results/defib_atp"}, "defib_atp.lua")
 cardiac.quiet = true
 local t_start = cardiac.clock()
 local L = o.n * o.dx
-local re = defib.reentry{kind = o.kind, L = L, dx = o.dx, depth = o.n // 4 * o.dx, dt = o.dt, D = o.D,
+local re = defib.reentry{kind = o.kind, L = L, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
                          settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
                          file = o.file}
 local t_reentry = cardiac.clock() - t_start

@@ -20,7 +20,7 @@ local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
   kind = "spiral",        -- spiral (2D) or scroll (3D)
   n = 90,                 -- cells per side (L = n dx); the depth of a scroll wave is n/4 cells
-  dx = 0.8, dt = 0, D = 0, settle = 800, backend = "auto", precision = "fp32", model = "", file = "",
+  dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "", file = "",
   strengths = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1},   -- V units per ms (Karma: U per ms)
   duration = 5, shape = "monophasic", timings = 8, seed = 1,
   at_strength = 0.25, phases = 12,
@@ -28,7 +28,7 @@ local o = defib.arguments(arg, {
   out = "results/defib_shock"}, "defib_shock.lua")
 cardiac.quiet = true
 local t_start = cardiac.clock()
-local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = o.n // 4 * o.dx, dt = o.dt, D = o.D,
+local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
                          settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
                          file = o.file}
 local t_reentry = cardiac.clock() - t_start

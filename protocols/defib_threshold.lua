@@ -16,12 +16,12 @@
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
-  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, settle = 800, backend = "auto", precision = "fp32", model = "",
+  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "",
   file = "", lo = 0.02, hi = 2, tol = 0.01, duration = 5, shape = "monophasic", timings = 4, budget = 0,
   quiet = 0, sustain = 0, out = "results/defib_threshold"}, "defib_threshold.lua")
 cardiac.quiet = true
 local t_start = cardiac.clock()
-local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = o.n // 4 * o.dx, dt = o.dt, D = o.D,
+local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
                          settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
                          file = o.file}
 local t_reentry = cardiac.clock() - t_start

@@ -167,11 +167,13 @@ end
 -- runs to `settle` ms, measures the cycle over the last `window` ms, checks
 -- that rotors are there and keeps the state
 local function finish(re, sim, o, fn, what)
-  local settle = number(o, fn, "settle", 1000, 0, nil, true)
+  -- settle counts from the S2: the S1's travel, and so the S2's time, grows with the sheet
+  local settle = number(o, fn, "settle", 700, 0, nil, true)
   local window = number(o, fn, "window", math.min(300, settle / 2), 0, nil, true)
-  if sim.t < settle - window then sim:run(settle - window - sim.t) end
+  local stop = re.s2 + settle
+  if sim.t < stop - window then sim:run(stop - window - sim.t) end
   local lat = sim:activation{interval = 0.5}
-  sim:run(settle - sim.t)
+  sim:run(stop - sim.t)
   re.cycle = cycle_length(lat)
   re.ref_time = lat:get("last", table.unpack(re.ref))
   re.ntips = #sim:tips(re.tips)
@@ -215,9 +217,9 @@ local function from_file(re, o, fn, what)
   return re
 end
 
---- defib.spiral{model = "karma", L = 72, dx = 0.6, dt = 0.1, D = 0.1, settle = 1000, s2 =, amplitude = 5,
+--- defib.spiral{model = "karma", L = 72, dx = 0.6, dt = 0.1, D = 0.1, settle = 700, s2 =, amplitude = 5,
 ---   backend = "auto", precision, layout, file, overwrite, window}: a spiral wave in a 2D sheet L mm wide
----   made by an S1-S2 cross-field protocol, run to `settle` ms and kept in memory. Returns the re-entry:
+---   made by an S1-S2 cross-field protocol, run `settle` ms past the S2 and kept in memory. Returns the re-entry:
 ---   re.snapshot (sim:save), re.t, re.cycle (ms, the median activation cycle over the last `window` ms),
 ---   re.ntips, re.mesh, re.make() (a fresh simulation of the same problem, without stimuli), re.tips
 ---   (sim:tips options).
