@@ -12,7 +12,8 @@
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
-  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "",
+  kind = "spiral", -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
+  n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "",
   file = "", fractions = {0.6, 0.7, 0.8, 0.9, 1.0}, pulses = 8, strength = 5, width = 2, radius = 2,
   site_x = 0, site_y = 0, timings = 4, seed = 1, quiet = 0, sustain = 0, out = "results/defib_atp"}, "defib_atp.lua")
 cardiac.quiet = true

@@ -18,9 +18,9 @@
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
-  kind = "spiral",        -- spiral (2D) or scroll (3D)
+  kind = "spiral",        -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
   n = 90,                 -- cells per side (L = n dx); the depth of a scroll wave is n/4 cells
-  dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "", file = "",
+  dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "", file = "",
   strengths = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1},   -- V units per ms (Karma: U per ms)
   duration = 5, shape = "monophasic", timings = 8, seed = 1,
   at_strength = 0.25, phases = 12,

@@ -16,7 +16,8 @@
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
 local o = defib.arguments(arg, {
-  kind = "spiral", n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 700, backend = "auto", precision = "fp32", model = "",
+  kind = "spiral", -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
+  n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "",
   file = "", lo = 0.02, hi = 2, tol = 0.01, duration = 5, shape = "monophasic", timings = 4, budget = 0,
   quiet = 0, sustain = 0, out = "results/defib_threshold"}, "defib_threshold.lua")
 cardiac.quiet = true

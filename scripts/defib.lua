@@ -137,17 +137,18 @@ local function cycle_length(lat)
 end
 
 -- S1 from the x = 0 edge; S2 over the quadrant x < L/2, y < L/2 (all z in 3D)
--- once the S1's wave back has passed x = L/2 (the cell at (L/2, L/2)
--- repolarised): the S2 wave meets refractory tissue at x = L/2 and curls
--- about the quadrant's corner into a spiral (a scroll wave with a straight
--- filament in 3D).
-local function s1s2(re, sim, o, fn)
-  local amp = number(o, fn, "amplitude", 5, 0, nil, true)
+-- once the S1's wave back has passed x = site L (the cell at (site L, site L)
+-- repolarised; site = 1/2 for a spiral): the S2 wave meets refractory tissue
+-- beyond it and curls about the quadrant's corner into a spiral (a scroll
+-- wave with a straight filament in 3D).
+local function s1s2(re, sim, o, fn, site, amp_default)
+  local amp = number(o, fn, "amplitude", amp_default or 5, 0, nil, true)
   local L = re.L
   sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = math.max(1.5, 2 * re.dx)},
                                     amplitude = amp, duration = 2, start = 0})
   local lat = sim:activation{interval = 0.5}
-  local mid = {re.mesh:locate(L / 2, L / 2, re.dim == 3 and 0 or nil)}
+  site = site or 0.5
+  local mid = {re.mesh:locate(site * L, site * L, re.dim == 3 and 0 or nil)}
   local s2 = o.s2
   if s2 == nil then
     while sim.t < 5000 do
@@ -164,16 +165,44 @@ local function s1s2(re, sim, o, fn)
   return s2
 end
 
+-- rotors of a breakup, counted every `every` ms while the simulation runs
+-- `span` ms (the activation maps attached to it keep recording)
+local function watch(re, sim, span)
+  local counts, stop = {}, sim.t + span
+  while sim.t < stop - 1e-9 do
+    sim:run(math.min(re.every, stop - sim.t))
+    counts[#counts + 1] = D.rotors(sim:tips(re.tips), re.radius)
+  end
+  return counts
+end
+
+-- a breakup holds several rotors: the median of the counts at least
+-- min_rotors, and at least one rotor at the last count (the saved state)
+local function check_breakup(re, fn, counts, where)
+  local sorted = {}
+  for q, c in ipairs(counts) do sorted[q] = c end
+  table.sort(sorted)
+  re.rotor_counts = counts
+  re.rotors = counts[#counts]
+  re.rotors_median = sorted[(#sorted + 1) // 2]
+  re.rotors_min, re.rotors_max = sorted[1], sorted[#sorted]
+  if re.rotors_median < re.min_rotors or re.rotors == 0 then
+    fail(fn, "no breakup %s: rotors counted every %g ms: %s (median %d, 'min_rotors' = %d; the last must be > 0)", where,
+         re.every, table.concat(counts, " "), re.rotors_median, re.min_rotors)
+  end
+end
+
 -- runs to `settle` ms, measures the cycle over the last `window` ms, checks
--- that rotors are there and keeps the state
+-- that rotors are there (several, for a breakup) and keeps the state
 local function finish(re, sim, o, fn, what)
   -- settle counts from the S2: the S1's travel, and so the S2's time, grows with the sheet
-  local settle = number(o, fn, "settle", 700, 0, nil, true)
+  local settle = number(o, fn, "settle", re.kind == "breakup" and 1500 or 700, 0, nil, true)
   local window = number(o, fn, "window", math.min(300, settle / 2), 0, nil, true)
   local stop = re.s2 + settle
   if sim.t < stop - window then sim:run(stop - window - sim.t) end
   local lat = sim:activation{interval = 0.5}
-  sim:run(stop - sim.t)
+  local counts = re.kind == "breakup" and watch(re, sim, stop - sim.t)
+  if not counts then sim:run(stop - sim.t) end
   re.cycle = cycle_length(lat)
   re.ref_time = lat:get("last", table.unpack(re.ref))
   re.ntips = #sim:tips(re.tips)
@@ -181,12 +210,13 @@ local function finish(re, sim, o, fn, what)
     fail(fn, "no %s at t = %g ms: no phase singularity in the tissue (a larger L, another s2 or settle)", what, sim.t)
   end
   if not re.cycle or re.ref_time ~= re.ref_time then fail(fn, "no %s at t = %g ms: no cell activated twice in the last %g ms", what, sim.t, window) end
+  if counts then check_breakup(re, fn, counts, ("in the last %g ms before t = %g ms"):format(window, sim.t)) end
   re.snapshot = sim:save()
   re.t, re.backend = sim.t, sim.backend
   if o.file then sim:checkpoint(o.file, {overwrite = o.overwrite}) end
   sim:close()
-  say("%s at t = %g ms: %d phase singularit%s, cycle %.1f ms%s", what, re.t, re.ntips, re.ntips == 1 and "y" or "ies",
-      re.cycle, o.file and (", saved in " .. o.file) or "")
+  say("%s at t = %g ms: %d phase singularit%s%s, cycle %.1f ms%s", what, re.t, re.ntips, re.ntips == 1 and "y" or "ies",
+      counts and (", rotors " .. table.concat(counts, " ")) or "", re.cycle, o.file and (", saved in " .. o.file) or "")
   return re
 end
 
@@ -202,13 +232,20 @@ local function from_file(re, o, fn, what)
   if not ok then sim:close(); fail(fn, "'file' %s", tostring(e)) end
   local window = number(o, fn, "window", 300, 0, nil, true)
   local lat = sim:activation{interval = 0.5}
-  sim:run(window)          -- measures the cycle, then restarts from the file's state
+  local rotors = re.kind == "breakup" and D.rotors(sim:tips(re.tips), re.radius)
+  -- measures the cycle (and a breakup's rotors), then restarts from the file's state
+  local counts = re.kind == "breakup" and watch(re, sim, window)
+  if not counts then sim:run(window) end
   re.cycle = cycle_length(lat)
   re.ref_time = lat:get("first", table.unpack(re.ref))
   sim:restore(o.file)
   re.ntips = #sim:tips(re.tips)
   if re.ntips == 0 or not re.cycle or re.ref_time ~= re.ref_time then
     fail(fn, "'file' %s holds no %s (no phase singularity, or no cell activated twice in %g ms)", o.file, what, window)
+  end
+  if counts then
+    counts[#counts + 1] = rotors   -- the last count is the file's state
+    check_breakup(re, fn, counts, ("in 'file' %s and the %g ms after it"):format(o.file, window))
   end
   re.snapshot = sim:save()
   re.t, re.backend = sim.t, sim.backend
@@ -245,6 +282,71 @@ function D.scroll(o)
   local sim = re.make()
   re.s2 = s1s2(re, sim, o, "scroll")
   return finish(re, sim, o, "scroll", "scroll wave")
+end
+
+--- n = defib.rotors(tips, radius = 2): the rotors among sim:tips' phase singularities. Tips closer than
+---   `radius` mm (chained) form one group, which counts as many rotors as its charges sum to in absolute
+---   value: a pair of opposite charges in one spot (the detector finds such pairs along a steep wave back
+---   and at a wave break being born) counts none, a lone tip one.
+function D.rotors(tips, radius)
+  radius = radius or 2
+  if type(tips) ~= "table" then error("defib.rotors: give the list of sim:tips", 0) end
+  if type(radius) ~= "number" or not (radius >= 0) then
+    error(("defib.rotors: 'radius' = %s must be a number >= 0"):format(tostring(radius)), 0)
+  end
+  local group, n = {}, #tips
+  local function root(q) while group[q] ~= q do q = group[q] end return q end
+  for q = 1, n do group[q] = q end
+  for a = 1, n do
+    for b = a + 1, n do
+      local p, r = tips[a], tips[b]
+      local d2 = (p.x - r.x) ^ 2 + (p.y - r.y) ^ 2 + ((p.z or 0) - (r.z or 0)) ^ 2
+      if d2 <= radius * radius then group[root(a)] = root(b) end
+    end
+  end
+  local charge = {}
+  for q = 1, n do local g = root(q) charge[g] = (charge[g] or 0) + (tips[q].charge or 1) end
+  local count = 0
+  for _, c in pairs(charge) do count = count + math.abs(c) end
+  return count
+end
+
+--- defib.breakup{model = "fenton_karma", params = {cell = "BR"}, L = 125, dx = 0.5, dt = 0.1, D = 0.1,
+---   amplitude = 1, settle = 1500, window = 300, every = 20, radius = 2, min_rotors = 2, s2, backend,
+---   precision, layout, file, overwrite}: multiple-wavelet re-entry (spiral breakup). The Fenton-Karma
+---   BR set (Fenton & Karma 1998, table 1; parameter set 3 of Fenton, Cherry, Hastings & Evans 2002,
+---   where its steep APD restitution breaks a spiral up in 2D) in a 2D sheet: the S1 from the edge x = 0,
+---   the S2 over the quadrant x, y < L/2 once the S1's back has passed x = L/4 (the cell at (L/4, L/4)
+---   repolarised). It runs `settle` ms past the S2, counting rotors (defib.rotors) every `every` ms over
+---   the last `window` ms, and is refused unless their median is at least `min_rotors` and the last count
+---   (the saved state) is not zero. re.rotor_counts, re.rotors (the last count), re.rotors_median,
+---   re.rotors_min, re.rotors_max besides what defib.spiral returns. docs/defibrillation.md gives what
+---   this machine measured and the sizes.
+local BREAKUP_KEYS = {"every", "radius", "min_rotors"}
+function D.breakup(o)
+  o = o or {}
+  local keys = {}
+  for _, k in ipairs(REENTRY_KEYS) do if k ~= "depth" then keys[#keys + 1] = k end end
+  for _, k in ipairs(BREAKUP_KEYS) do keys[#keys + 1] = k end
+  check_keys(o, "breakup", keys)
+  local fn = "breakup"
+  local c = {}
+  for k, v in pairs(o) do c[k] = v end
+  if c.model == nil then
+    c.model = "fenton_karma"
+    if c.params == nil then c.params = {cell = "BR"} end
+  end
+  c.L, c.dx = c.L or 125, c.dx or 0.5
+  local re = base(c, fn, 2)
+  re.kind = "breakup"
+  re.every = number(o, fn, "every", 20, 0, nil, true)
+  re.radius = number(o, fn, "radius", 2, 0)
+  re.min_rotors = integer(o, fn, "min_rotors", 2, 1)
+  number(o, fn, "settle", 1500, 0, nil, true)
+  if from_file(re, c, fn, "breakup") then return re end
+  local sim = re.make()
+  re.s2 = s1s2(re, sim, c, fn, 0.25, 1)
+  return finish(re, sim, c, fn, "breakup")
 end
 
 ---------------------------------------------------------------------------
@@ -313,7 +415,7 @@ function D.ryr(o)
              seed = integer(o, fn, "seed", 1, 0), patch = number(o, fn, "patch", 1, 0, nil, true)}
   r.ends = r.at + r.duration
   function r.check(re)
-    if re.model ~= "gaur_rudy" then fail(fn, "RyR opening needs gaur_rudy tissue; the re-entry runs '%s'", re.model) end
+    if re.model ~= "gaur_rudy" then fail(fn, "RyR opening needs gaur_rudy tissue; the re-entry runs '%s'", tostring(re.model)) end
   end
   -- the opened tissue cells, {i, j[, k]} each
   function r.cells(mesh)
@@ -328,9 +430,9 @@ function D.ryr(o)
     for pk = 1, np[3] do for pj = 1, np[2] do for pi = 1, np[1] do
       if math.random() < r.fraction then
         for k = (pk - 1) * per[3] + 1, math.min(n[3] or 1, pk * per[3]) do
-          for j = (pj - 1) * per[2] + 1, math.min(n[2], pj * per[2]) do
+          for j = (pj - 1) * per[2] + 1, math.min(n[2] or 1, pj * per[2]) do
             for i = (pi - 1) * per[1] + 1, math.min(n[1], pi * per[1]) do
-              local c = dim == 3 and {i, j, k} or {i, j}
+              local c = dim == 3 and {i, j, k} or dim == 2 and {i, j} or {i}
               if mesh:is_tissue(table.unpack(c)) then cells[#cells + 1] = c end
             end
           end
@@ -667,13 +769,17 @@ function D.arguments(args, defaults, script)
   return o
 end
 
---- re = defib.reentry(o): defib.spiral or defib.scroll as o.kind says, with o's L, dx,
----   dt, D, settle, backend, precision, model and file (the empty string: none).
+--- re = defib.reentry(o): defib.spiral, defib.scroll or defib.breakup as o.kind says, with o's L, dx,
+---   dt, D, settle, backend, precision, model and file (the empty string: none; 0 for dt, D and settle:
+---   the re-entry's default).
 function D.reentry(o)
-  local make = ({spiral = D.spiral, scroll = D.scroll})[o.kind]
-  if not make then error(("defib.reentry: 'kind' = %s must be spiral or scroll"):format(tostring(o.kind)), 0) end
-  local r = {L = o.L, dx = o.dx, settle = o.settle, backend = o.backend, precision = o.precision,
+  local make = ({spiral = D.spiral, scroll = D.scroll, breakup = D.breakup})[o.kind]
+  if not make then
+    error(("defib.reentry: 'kind' = %s must be spiral, scroll or breakup"):format(tostring(o.kind)), 0)
+  end
+  local r = {L = o.L, dx = o.dx, backend = o.backend, precision = o.precision,
              file = (o.file or "") ~= "" and o.file or nil, overwrite = true, depth = o.kind == "scroll" and o.depth or nil}
+  if o.settle and o.settle > 0 then r.settle = o.settle end
   if o.dt and o.dt > 0 then r.dt = o.dt end
   if o.D and o.D > 0 then r.D = o.D end
   if o.model and o.model ~= "" then r.model = o.model end

@@ -12,6 +12,9 @@
 --    from the memory snapshot bit for bit.
 --  * Bad arguments are refused, naming them, before any simulation of a
 --    trial is made.
+--  * defib.rotors counts a lone phase singularity as a rotor and a pair of
+--    opposite charges in one spot as none (phase.spirals' known state);
+--    defib.breakup refuses a re-entry of one rotor.
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local checks = require "checks"   -- check(ok, fmt, ...), finish()
 local check = checks.check
@@ -112,4 +115,22 @@ refused(function() defib.spiral{L = 32, dx = 0.8, file = file, backend = "cpu"} 
         "a checkpoint of another mesh")
 refused(function() defib.spiral{L = 40, dx = 0.8, settle = -5, backend = "cpu"} end, "'settle' = -5 must be > 0", "a negative settle")
 os.remove(file)
+
+-- rotors among the phase singularities: a pair of opposite charges 1.5 mm apart counts none
+local phase = require "phase"
+local fk = cardiac.simulation{mesh = cardiac.mesh{n = {80, 80}, dx = 0.5}, backend = "cpu",
+                              model = cardiac.model("fenton_karma", {cell = "BR"}), dt = 0.1, D = 0.1}
+phase.spirals(fk, {{10, 10, 1}, {30, 10, -1}, {20, 30, 1}, {21.5, 30, -1}},
+              {vars = {"u", "v"}, centre = {0.5, 0.5}, radius = {0.4, 0.4}})
+local tips = fk:tips{vars = {"u", "v"}, centre = {0.5, 0.5}}
+fk:close()
+check(#tips == 4 and defib.rotors(tips) == 2 and defib.rotors(tips, 0.5) == 4,
+      "defib.rotors: %d phase singularities, %d rotors within 2 mm (a +- pair 1.5 mm apart counts none), %d within 0.5 mm",
+      #tips, defib.rotors(tips), defib.rotors(tips, 0.5))
+-- a breakup is refused when the re-entry holds one rotor: the Karma spiral of the sheet above
+local ok, e = pcall(defib.breakup, {model = "karma", amplitude = 5, L = 40, dx = 0.8, settle = 600, backend = "cpu"})
+check(not ok and tostring(e):find("defib.breakup: no breakup in the last 300 ms", 1, true) and
+      tostring(e):find("(median 1, 'min_rotors' = 2", 1, true), "one Karma spiral is no breakup: %s", tostring(e))
+refused(function() defib.breakup{min_rotors = 0} end, "defib.breakup: 'min_rotors' = 0 must be >= 1", "min_rotors of zero")
+refused(function() defib.breakup{depth = 3} end, "defib.breakup: unknown option 'depth'", "a depth for a 2D breakup")
 checks.finish()
