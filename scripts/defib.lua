@@ -314,8 +314,9 @@ end
 --- defib.breakup{model = "fenton_karma", params = {cell = "BR"}, L = 125, dx = 0.5, dt = 0.1, D = 0.1,
 ---   amplitude = 1, settle = 1500, window = 300, every = 20, radius = 2, min_rotors = 2, s2, backend,
 ---   precision, layout, file, overwrite}: multiple-wavelet re-entry (spiral breakup). The Fenton-Karma
----   BR set (Fenton & Karma 1998, table 1; parameter set 3 of Fenton, Cherry, Hastings & Evans 2002,
----   where its steep APD restitution breaks a spiral up in 2D) in a 2D sheet: the S1 from the edge x = 0,
+---   BR set (Fenton & Karma 1998, table 1, their fit to the Beeler-Reuter model; parameter set 3 of
+---   Fenton, Cherry, Hastings & Evans 2002, a breakup set; docs/defibrillation.md says what was checked)
+---   in a 2D sheet: the S1 from the edge x = 0,
 ---   the S2 over the quadrant x, y < L/2 once the S1's back has passed x = L/4 (the cell at (L/4, L/4)
 ---   repolarised). It runs `settle` ms past the S2, counting rotors (defib.rotors) every `every` ms over
 ---   the last `window` ms, and is refused unless their median is at least `min_rotors` and the last count
