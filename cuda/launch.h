@@ -6,17 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
-#include "activation.h"
 #include "blocks.h"
-#include "ecg.h"
 #include "halo.h"
+#include "layouts.h"
 #include "model.h"
-
-// The shared-memory layouts (window, tower, tblock) keep several planes of a
-// cell's state per thread or block; they are built for models with at most
-// this many states (the minimal models). Larger models (O'Hara-Rudy) run the
-// naive layout, and their kernels are not instantiated for the others.
-#define MARCHING_MAX_STATES 8
 
 // The models whose kernels are also built with their mixed step (precision
 // "mixed", model_def.step_mix, core/engine/instances.h), each with the states it
@@ -42,12 +35,6 @@ __host__ __device__ constexpr bool step_state_shared(int nstate, int esize) { re
 // +1, -2, +2 is tissue inside the box. Bit 15: the cell itself is tissue and
 // is stepped (blockDS under mpirun clears it on ghost cells).
 enum { FLAG_SELF = 1u << 15 };
-
-// Data layouts of the state on the GPU (docs/gpu.md).
-enum layout_kind { LAYOUT_NAIVE, LAYOUT_WINDOW, LAYOUT_TOWER, LAYOUT_TBLOCK, LAYOUT_BLOCK, LAYOUT_TPLANE, LAYOUT_COUNT };
-
-// Layouts that advance several steps per kernel (launch_ctx.tsteps).
-inline bool layout_temporal(int layout) { return layout == LAYOUT_TBLOCK || layout == LAYOUT_TPLANE; }
 
 // Geometry of the towerDS layout (thesis 4.3): the x-y plane is cut into
 // tx x ty tiles; each tile's column of cells along z is a tower, stored as z
@@ -145,20 +132,6 @@ void import_state(const store_map &m, int fp64, const void *src, void *dst, cuda
 void face_pack(const store_map &m, int fp64, const void *src, const halo_face &f, void *buf, double absent,
                cudaStream_t st);
 void face_unpack(const store_map &m, int fp64, const void *buf, const halo_face &f, void *dst, cudaStream_t st);
-// Activation trackers (cuda/activation_kernels.cu, core/measure/activation.h) on the
-// row-major cells of m, reading V where layout m stores it.
-void track_start_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, cudaStream_t st);
-void track_cells(const store_map &m, int fp64, const void *v, const track_arrays &a, float tp, float t, float thr,
-                 float frac, cudaStream_t st);
-// Pseudo-ECG (cuda/ecg_kernels.cu, core/measure/ecg.h) over the row-major cells of a
-// rank's stored part: n its size, own_lo/hi its owned cells, offset its first
-// cell's global index per axis; acc[e] (device) receives the sums.
-struct ecg_args {
-    int ne, dim, n[3], own_lo[3], own_hi[3], offset[3];
-    double el[3 * ECG_MAX_ELECTRODES], h[3], D[3], vol;
-};
-void ecg_cells(const store_map &m, int fp64, const void *v, const uint8_t *mask, const ecg_args &a, double *acc,
-               cudaStream_t st);
 // dst[q] = src at cells[q] (float), `absent` for cells not stored.
 void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
                   float *dst, float absent, cudaStream_t st);

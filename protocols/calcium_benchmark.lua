@@ -10,7 +10,7 @@
 -- channels open and the binomial draws take their longer paths in part of
 -- the tissue). Timing: sim:benchmark, CUDA events, median of 5 repetitions
 -- after a warm-up. Also one CPU case (every core of this machine) for scale.
--- Per dyad and step the stage must move (cuda/dyad_kernels.cu): the reaction
+-- Per dyad and step the stage must move (core/multiscale/dyads_cu.cu): the reaction
 -- reads and writes 7 reals and the packed RyR counts, diffusion reads and
 -- writes 3 reals: 88 bytes in fp32, 168 in fp64; and it draws 12 random words
 -- (three Philox4x32-10 blocks; 10 used by 10 binomial draws).

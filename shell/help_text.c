@@ -103,12 +103,10 @@ const help_entry help_entries[] = {
 "  or runs more than about 10% slow there (sim.dx_resolved, sim.resolved; docs/models.md).\n"
 "  precision \"mixed\" (ohara_rudy): fp64 state and currents, gate kinetics in fp32, gates\n"
 "  stored in fp32 on the GPU; 2x faster than fp64 on the GPU heart (docs/models.md).\n"
-"  backend \"auto\" takes the GPU when there is one. layout (cuda only): \"naive\" (one thread\n"
-"  per cell), \"window\" (sliding window), \"tower\" (towerDS), \"tblock\" (temporal blocking,\n"
-"  tsteps = 1..4 steps per kernel), \"tplane\" (temporal blocking over wide tiles in shared\n"
-"  memory; volumes, stencil 2, tsteps = 1..3); the default is the fastest measured: tblock with\n"
-"  tsteps = 3 on fp32 2D sheets, tplane on volumes of two-state models without a mask (fp64:\n"
-"  up to 256 cells wide, tsteps = 2), naive otherwise (docs/gpu.md).\n"
+"  backend \"auto\" takes the GPU when there is one. layout (cuda only; cardiac.layouts()):@layouts@\n"
+"  The default is the fastest measured: tblock with tsteps = 3 on fp32 2D sheets, tplane on\n"
+"  volumes of two-state models without a mask (fp64: up to 256 cells wide, tsteps = 2), naive\n"
+"  otherwise (docs/gpu.md).\n"
 "  blocks (cpu and cuda): blockDS storage, only the blocks of b cells per axis that hold\n"
 "  tissue (thesis 4.4; mesh:blocks tells what they store); results equal the whole box's.\n"
 "  Under mpirun each rank owns a part of the grid: slabs along the last axis by default,\n"
@@ -232,6 +230,9 @@ const help_entry help_entries[] = {
 {"cardiac.rank", "cardiac.rank, cardiac.ranks: this process's rank (0-based) and the number of ranks of the\n"
 "  MPI job (0 and 1 without mpirun). Every rank runs the same script (docs/mpi.md)."},
 {"cardiac.gpu", "cardiac.gpu() -> {name, memory, free, l2, sms, compute_capability, driver, runtime}, or nil and the reason."},
+{"cardiac.layouts", "cardiac.layouts() -> the GPU layouts, each {name, summary, tsteps (most steps per kernel),\n"
+"  max_states (nil: any), volumes_only, split (runs under mpirun), phase_field, blocks (blockDS),\n"
+"  thesis (a thesis baseline), built (in this build)}:@layouts@"},
 {"cardiac.copy_bandwidth", "cardiac.copy_bandwidth([bytes = 2^30 [, repeat = 20]]) -> GB/s of a device-to-device copy\n"
 "  (bytes read + written, median): the memory ceiling benchmarks compare against."},
 {"simulation:close", "sim:close(): frees the state and closes the output file (also done at exit)."},

@@ -4,6 +4,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "gpu.h"
+#include "layouts.h"
 
 static void set_number(lua_State *L, const char *k, double v) { lua_pushnumber(L, v); lua_setfield(L, -2, k); }
 static void set_string(lua_State *L, const char *k, const char *v) { lua_pushstring(L, v); lua_setfield(L, -2, k); }
@@ -46,10 +47,38 @@ static int copy_bandwidth(lua_State *L)
     return 1;
 }
 
+static void set_boolean(lua_State *L, const char *k, int v) { lua_pushboolean(L, v); lua_setfield(L, -2, k); }
+
+/* cardiac.layouts() -> the GPU layouts (core/engine/layouts.h), each
+ * {name, summary, tsteps (steps per kernel at most), max_states (nil: any),
+ * volumes_only, split, phase_field, blocks, thesis, built} */
+static int layouts(lua_State *L)
+{
+    lua_createtable(L, LAYOUT_COUNT, 0);
+    for (int l = 0; l < LAYOUT_COUNT; l++) {
+        const layout_def *d = &layout_table[l];
+        lua_createtable(L, 0, 10);
+        set_string(L, "name", d->name);
+        set_string(L, "summary", d->summary);
+        set_number(L, "tsteps", d->tsteps_max);
+        if (d->max_states) set_number(L, "max_states", d->max_states);
+        set_boolean(L, "volumes_only", d->dims == 1u << 3);
+        set_boolean(L, "split", d->split);
+        set_boolean(L, "phase_field", d->phase_field);
+        set_boolean(L, "blocks", d->blocks);
+        set_boolean(L, "thesis", d->thesis);
+        set_boolean(L, "built", layout_built(l));
+        lua_rawseti(L, -2, l + 1);
+    }
+    return 1;
+}
+
 void open_gpu(lua_State *L)
 {
     lua_pushcfunction(L, gpu);
     lua_setfield(L, -2, "gpu");
     lua_pushcfunction(L, copy_bandwidth);
     lua_setfield(L, -2, "copy_bandwidth");
+    lua_pushcfunction(L, layouts);
+    lua_setfield(L, -2, "layouts");
 }

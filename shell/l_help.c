@@ -4,6 +4,7 @@
 #include <string.h>
 #include "bindings.h"
 #include "help_text.h"
+#include "layouts.h"
 #include "model.h"
 
 static const char *lookup(const char *name)
@@ -13,15 +14,43 @@ static const char *lookup(const char *name)
     return NULL;
 }
 
+/* One line per GPU layout of the table (core/engine/layouts.h): what it is
+ * and what it runs. */
+static void print_layouts(void)
+{
+    for (int l = 0; l < LAYOUT_COUNT; l++) {
+        const layout_def *d = &layout_table[l];
+        printf("\n    \"%s\": %s\n      ", d->name, d->summary);
+        printf(d->tsteps_max > 1 ? "tsteps = 1..%d" : "one step per kernel", d->tsteps_max);
+        if (d->dims == 1u << 3) printf("; volumes");
+        if (d->orders == 1u << 2) printf(", stencil 2");
+        if (d->max_states) printf("; models of up to %d states", d->max_states);
+        if (d->split) printf("; runs under mpirun");
+        if (d->phase_field) printf("; phase fields");
+        if (d->thesis) printf(layout_built(l) ? "; thesis baseline" : "; not in this build (CARDIAC_THESIS_LAYOUTS=ON)");
+    }
+}
+
 /* Prints a help text; "@models@" in it becomes the registry's model names
- * (core/models/list.h), so the help cannot fall behind the models built. */
+ * (core/models/list.h) and "@layouts@" the table of GPU layouts, so the help
+ * cannot fall behind what is built. */
 static void print_text(const char *text)
 {
-    const char *at;
-    while ((at = strstr(text, "@models@")) != NULL) {
+    static const char *const marks[] = {"@models@", "@layouts@"};
+    for (;;) {
+        const char *at = NULL;
+        int which = -1;
+        for (int m = 0; m < 2; m++) {
+            const char *p = strstr(text, marks[m]);
+            if (p && (!at || p < at)) { at = p; which = m; }
+        }
+        if (!at) break;
         printf("%.*s", (int)(at - text), text);
-        for (size_t i = 0; i < model_count(); i++) printf("%s%s", i ? ", " : "", model_at(i)->name);
-        text = at + strlen("@models@");
+        if (which == 0)
+            for (size_t i = 0; i < model_count(); i++) printf("%s%s", i ? ", " : "", model_at(i)->name);
+        else
+            print_layouts();
+        text = at + strlen(marks[which]);
     }
     printf("%s\n", text);
 }

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "par.h"
 #include "picture.h"
+#include "layouts.h"
 #include "sim.h"
 
 typedef struct { sim *s; } lsim;
@@ -137,16 +138,21 @@ static int lsim_new(lua_State *L)
     cfg.mixed = precision == PRECISION_MIXED;
     cfg.layout = NULL;
     cfg.tsteps = 0;
+    int layout = -1;
     if (args_field(L, 1, "layout")) {
         lua_pop(L, 1);
-        static const char *const layouts[] = {"naive", "window", "tower", "tblock", "tplane", "block", NULL};
         cfg.layout = args_string(L, 1, fn, "layout", NULL, 1);
-        int ok = 0;
-        for (int q = 0; layouts[q]; q++) ok |= !strcmp(cfg.layout, layouts[q]);
-        if (!ok) cardiac_error(L, "%s: 'layout' must be one of %s, got \"%s\"", fn,
-                               args_join(L, layouts, sizeof layouts[0], 6), cfg.layout);
+        layout = layout_find(cfg.layout);
+        char names[160];
+        if (layout < 0)
+            cardiac_error(L, "%s: 'layout' must be one of %s, got \"%s\"", fn, layout_list(names, sizeof names, 0),
+                          cfg.layout);
         if (strcmp(cfg.backend, "cuda"))
             cardiac_error(L, "%s: 'layout' applies to the cuda backend only (backend is \"%s\")", fn, cfg.backend);
+        if (!layout_built(layout))
+            cardiac_error(L, "%s: layout \"%s\" is one of the thesis' baselines, which this build leaves out; "
+                          "configure with -DCARDIAC_THESIS_LAYOUTS=ON for it (the layouts built: %s)", fn, cfg.layout,
+                          layout_list(names, sizeof names, 0));
     }
     cfg.block[0] = cfg.block[1] = 0;
     if (args_field(L, 1, "block")) {
@@ -163,28 +169,28 @@ static int lsim_new(lua_State *L)
     if (args_field(L, 1, "blocks")) {
         read_block_size(L, -1, g, cfg.blocks, "blocks", fn);
         lua_pop(L, 1);
-        if (cfg.layout && strcmp(cfg.layout, "block"))
+        if (layout >= 0 && !layout_table[layout].blocks)
             cardiac_error(L, "%s: 'blocks' (blockDS storage) goes with layout \"block\", not \"%s\"", fn, cfg.layout);
-    } else if (cfg.layout && !strcmp(cfg.layout, "block")) {
+    } else if (layout >= 0 && layout_table[layout].blocks) {
         cardiac_error(L, "%s: layout \"block\" needs 'blocks', the block size (e.g. blocks = 8)", fn);
     }
     if (args_field(L, 1, "tsteps")) {
         lua_pop(L, 1);
         cfg.tsteps = (int)args_integer(L, 1, fn, "tsteps", 0, 1, 1);
-        if (cfg.tsteps > 4) cardiac_error(L, "%s: 'tsteps' must be 1 to 4, got %d", fn, cfg.tsteps);
-        if (!cfg.layout || (strcmp(cfg.layout, "tblock") && strcmp(cfg.layout, "tplane")))
-            cardiac_error(L, "%s: 'tsteps' applies to layouts \"tblock\" and \"tplane\" only", fn);
+        char names[96];
+        if (layout < 0 || !layout_temporal(layout))
+            cardiac_error(L, "%s: 'tsteps' applies to layouts %s only", fn, layout_list(names, sizeof names, 1));
+        if (cfg.tsteps > layout_table[layout].tsteps_max)
+            cardiac_error(L, "%s: 'tsteps' must be 1 to %d with layout \"%s\", got %d", fn,
+                          layout_table[layout].tsteps_max, cfg.layout, cfg.tsteps);
     }
-    /* what the tplane kernel runs (cuda/kernels_tplane.cuh) */
-    if (cfg.layout && !strcmp(cfg.layout, "tplane")) {
-        if (g->dim != 3)
-            cardiac_error(L, "%s: layout \"tplane\" is for volumes (3D meshes); %dD meshes run layout = \"tblock\" "
-                          "or \"naive\"", fn, g->dim);
-        if (cfg.order != 2)
-            cardiac_error(L, "%s: layout \"tplane\" runs the second-order stencil only (stencil = 2), got stencil = %d",
-                          fn, cfg.order);
-        if (cfg.tsteps > 3) cardiac_error(L, "%s: 'tsteps' must be 1 to 3 with layout \"tplane\", got %d", fn, cfg.tsteps);
-    }
+    /* the meshes and stencils the layout's kernels run (core/engine/layouts.h) */
+    if (layout >= 0 && !(layout_table[layout].dims >> g->dim & 1))
+        cardiac_error(L, "%s: layout \"%s\" is for volumes (3D meshes); %dD meshes run layout = \"tblock\" "
+                      "or \"naive\"", fn, cfg.layout, g->dim);
+    if (layout >= 0 && !(layout_table[layout].orders >> cfg.order & 1))
+        cardiac_error(L, "%s: layout \"%s\" runs the second-order stencil only (stencil = 2), got stencil = %d", fn,
+                      cfg.layout, cfg.order);
     read_decomp(L, 1, g, cfg.decomp, fn);
     cfg.balance_cells = !read_balance(L, 1, fn);   /* under MPI: parts of equal tissue (default) or size */
     char err[512];
@@ -581,7 +587,7 @@ static probe *check_probe(lua_State *L, int idx)
 }
 
 /* Probe samples are read in chunks: from memory, or back from the output
- * file for those already written there (core/engine/probe.c). */
+ * file for those already written there (core/measure/probe.c). */
 enum { PROBE_CHUNK = 4096 };
 
 typedef struct {

@@ -1,4 +1,4 @@
--- The GPU's dyad stage (cuda/dyad_kernels.cu) against the CPU's
+-- The GPU's dyad stage (core/multiscale/dyads_cu.cu) against the CPU's
 -- (core/multiscale/multiscale_stage.h) for the multiscale model gaur_rudy. Both call the
 -- same functions of core/multiscale/dyads.h with the same random words (core/multiscale/dyad_rng.h);
 -- the GPU's dyad file is compiled without fast math and without fused
@@ -136,8 +136,8 @@ check(nv == 0 and nr == 0, "fp32 GPU run repeated: V and open RyRs equal at ever
 
 -- 5. bad input
 local ok, err = pcall(cardiac.simulation, {mesh = cable.mesh, model = cardiac.model("gaur_rudy", {dyads = 10}),
-                                           dt = 0.05, D = 0.2, backend = "cuda", layout = "tower"})
-check(not ok and tostring(err):find("layout 'tower'"), "error: %s", tostring(err))
+                                           dt = 0.05, D = 0.2, backend = "cuda", layout = "tblock"})
+check(not ok and tostring(err):find("layout 'tblock'"), "error: %s", tostring(err))
 
 -- 6. checkpoints with dyads (fp64, 6 cells x 1,000 dyads, a RyR clamp across
 -- the save): a GPU run saved at 20 ms and continued in a new GPU simulation

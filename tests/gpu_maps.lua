@@ -55,6 +55,13 @@ local layouts = {
   {blocks = 8}, {blocks = 3},
   {layout = "tplane", tsteps = 2, only3d = true},   -- tplane runs volumes only
 }
+-- the thesis' window and tower layouts are in CARDIAC_THESIS_LAYOUTS=ON builds only
+do
+  local built, kept = {}, {}
+  for _, l in ipairs(cardiac.layouts()) do built[l.name] = l.built end
+  for _, l in ipairs(layouts) do if not l.layout or built[l.layout] then kept[#kept + 1] = l end end
+  layouts = kept
+end
 if self_check then layouts = {{}, {blocks = 3}} end
 local function label(l)
   return l.blocks and ("blocks " .. l.blocks) or (l.layout or "default") .. (l.tsteps and (" " .. l.tsteps) or "")

@@ -10,7 +10,7 @@
 #include "halo.h"
 #include "threads.h"
 #include "sim.h"
-#include "tips.h"
+#include "state_view.h"
 
 static inline void model_step_f32(const sim *s, float *y, float diff, float istim, float dt,
                                   const float *p)
@@ -71,14 +71,6 @@ static void cpu_params_changed(sim *s)
         model_step_params(s->m.def, sim_param_set(s, L), p);
         for (int q = 0; q < model_slots(s->m.def); q++) set_value(cd, cd->ptab, (size_t)L * MODEL_MAX_PARAM + q, p[q]);
     }
-}
-
-/* Clamps hold tissue cells only, which are always stored. */
-static void cpu_clamp(sim *s, size_t q)
-{
-    cpu_data *cd = s->bd;
-    const clamp *c = &s->clamps[q];
-    for (size_t k = 0; k < c->when.ncells; k++) set_value(cd, cd->var[c->var], store_of(cd, c->when.cells[k]), c->value);
 }
 
 static int cpu_init(sim *s, char *err, size_t errlen)
@@ -206,72 +198,21 @@ static void cpu_set_state(sim *s, int var, const void *src)
     }
 }
 
-/* ---- activation trackers (core/measure/activation.h), arrays in host memory ---- */
-
-static void cpu_track_free(sim *s, tracker *t)
+/* Where the state lives: host arrays, row-major or in blockDS blocks. */
+static void cpu_view(sim *s, unsigned want, state_view *v)
 {
-    (void)s;
-    free(t->a.prev); free(t->a.vmin); free(t->a.peak); free(t->a.count); free(t->a.in_ap);
-    for (int f = 0; f < TRACK_COUNT; f++) free(t->a.time[f]);
-    memset(&t->a, 0, sizeof t->a);
-}
-
-static int cpu_track_start(sim *s, tracker *t)
-{
-    cpu_data *cd = s->bd;
-    const size_t n = s->lg.ncells;
-    track_arrays *a = &t->a;
-    if (!a->prev) {
-        a->prev = malloc(n * sizeof(float)); a->vmin = malloc(n * sizeof(float)); a->peak = malloc(n * sizeof(float));
-        a->count = malloc(n * sizeof(int)); a->in_ap = malloc(n);
-        int ok = a->prev && a->vmin && a->peak && a->count && a->in_ap;
-        for (int f = 0; f < TRACK_COUNT; f++) ok = (a->time[f] = malloc(n * sizeof(float))) && ok;
-        if (!ok) { cpu_track_free(s, t); return -1; }
+    (void)want;   /* the tissue mask is s->lg's own */
+    const cpu_data *cd = s->bd;
+    memset(v, 0, sizeof *v);
+    v->nstate = s->m.def->nstate;
+    for (int k = 0; k < v->nstate; k++) {
+        v->var[k] = cd->var[k];
+        v->fp64[k] = cd->esize == 8;
     }
-    for (size_t c = 0; c < n; c++) track_start(*a, c, (float)value_at(s, cd, t->var, c));
-    return 0;
-}
-
-static void cpu_track(sim *s, tracker *t, float tp, float tnow)
-{
-    cpu_data *cd = s->bd;
-    const long n = (long)s->lg.ncells;
-#pragma omp parallel for schedule(static) num_threads(cpu_loop_threads((double)n))
-    for (long c = 0; c < n; c++)
-        track_cell(t->a, (size_t)c, (float)value_at(s, cd, t->var, (size_t)c), tp, tnow, t->threshold, t->fraction);
-}
-
-static void cpu_track_get(sim *s, tracker *t, int field, float *dst)
-{
-    const size_t n = s->lg.ncells;
-    if (field == TRACK_COUNT) for (size_t c = 0; c < n; c++) dst[c] = (float)t->a.count[c];
-    else memcpy(dst, t->a.time[field], n * sizeof *dst);
-}
-
-static void cpu_ecg(sim *s, const double *el, int ne, double *acc)
-{
-    cpu_data *cd = s->bd;
-    void *v = malloc(s->lg.ncells * cd->esize);
-    if (!v) { sim_fail(s, "out of memory for the pseudo-ECG"); return; }
-    cpu_get_state(s, s->m.def->vindex, v);
-    ecg_sum_host(s, v, s->fp64, el, ne, acc);
-    free(v);
-}
-
-static void cpu_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
-{
-    cpu_data *cd = s->bd;
-    for (size_t q = 0; q < n; q++) dst[q] = (float)value_at(s, cd, var, cells[q]);
-}
-
-static void cpu_probe_record(sim *s, probe *p, size_t row)
-{
-    float *dst = probe_row(p, row);
-    cpu_data *cd = s->bd;
-    for (int v = 0; v < p->nvars; v++)
-        for (size_t c = 0; c < p->ncells; c++)
-            dst[v * p->ncells + c] = p->lcells[c] < 0 ? 0.0f : (float)value_at(s, cd, p->vars[v], (size_t)p->lcells[c]);
-    p->nready = row + 1;
+    v->rest = s->m.rest;
+    v->ncells = s->lg.ncells;
+    v->nstore = cd->nstore;
+    v->blocks = cd->blocked ? &cd->bm : NULL;
 }
 
 static void cpu_snapshot(sim *s, const int *vars, int nvars)
@@ -329,24 +270,15 @@ const backend_ops backend_cpu = {
     .sync = cpu_sync,
     .stim_changed = cpu_stim_changed,
     .params_changed = cpu_params_changed,
-    .clamp = cpu_clamp,
     .get_field = cpu_get_field,
     .set_field = cpu_set_field,
-    .sample = cpu_sample,
-    .probe_record = cpu_probe_record,
     .snapshot = cpu_snapshot,
     .snapshot_field = cpu_snapshot_field,
     .time_steps = cpu_time_steps,
     .face_copy = cpu_face_copy,
     .get_state = cpu_get_state,
     .set_state = cpu_set_state,
-    .track_start = cpu_track_start,
-    .track = cpu_track,
-    .track_get = cpu_track_get,
-    .track_free = cpu_track_free,
-    .ecg = cpu_ecg,
-    .tissue_sums = tips_sums_host,
-    .singular_faces = tips_faces_host,
+    .view = cpu_view,
     .host_alloc = malloc,
     .host_free = free,
     .free = cpu_free,

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "par.h"
 #include "sim.h"
+#include "tips.h"
 #include "nan_text.h"
 
 double sim_bytes_needed(const grid *g, const model_def *d, int fp64)
@@ -190,13 +191,15 @@ void sim_destroy(sim *s)
     if (s->out) h5out_close(s->out, s);
     halo_free(s);
     for (size_t q = 0; q < s->ntrackers; q++) {
-        if (s->be && s->be->track_free) s->be->track_free(s, s->trackers[q]);
+        track_release(s->trackers[q]);
         free(s->trackers[q]);
     }
     free(s->trackers);
-    for (size_t q = 0; q < s->necgs; q++) { free(s->ecgs[q]->t); free(s->ecgs[q]->phi); free(s->ecgs[q]); }
+    free(s->features);
+    for (size_t q = 0; q < s->necgs; q++) ecg_release(s->ecgs[q]);
     free(s->ecgs);
     multiscale_free(s);
+    tips_release(s);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
@@ -204,6 +207,7 @@ void sim_destroy(sim *s)
     sim_free_clamps(s);
     sim_free_param_sets(s);
     for (size_t q = 0; q < s->nprobes; q++) {
+        probe_free_dev(s->probes[q]);
         free(s->probes[q]->cells);
         free(s->probes[q]->lcells);
         free(s->probes[q]->t);
@@ -225,7 +229,30 @@ long sim_local_index(const sim *s, size_t c)
     return decomp_local_index(&s->dc, i, j, k);
 }
 
-static int owned(const sim *s, size_t c)
+int sim_attach(sim *s, const feature_ops *ops, void *obj)
+{
+    for (size_t q = 0; q < s->nfeatures; q++)
+        if (s->features[q].ops == ops && s->features[q].obj == obj) return 0;
+    struct attached *f = realloc(s->features, (s->nfeatures + 1) * sizeof *f);
+    if (!f) return -1;
+    s->features = f;
+    s->features[s->nfeatures++] = (struct attached){ops, obj};
+    return 0;
+}
+
+/* Every attached feature of this kind at the current step boundary. */
+static void features_at(sim *s, feature_kind kind)
+{
+    for (size_t q = 0; q < s->nfeatures && !s->failed; q++)
+        if (s->features[q].ops->kind == kind) s->features[q].ops->at(s, s->features[q].obj);
+}
+
+void sim_view(sim *s, unsigned want, struct state_view *v)
+{
+    s->be->view(s, want, v);
+}
+
+int sim_owns(const sim *s, size_t c)
 {
     int i, j, k;
     grid_ijk(&s->g, c, &i, &j, &k);
@@ -253,38 +280,6 @@ void sim_add_stimulus(sim *s, stimulus *st)
     s->stim_on[s->nstims] = 0;
     s->nstims++;
     memset(st, 0, sizeof *st);
-}
-
-probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
-                     const int *vars, int nvars, long every)
-{
-    probe *p = calloc(1, sizeof *p);
-    snprintf(p->name, sizeof p->name, "%s", name);
-    p->cells = malloc(n * sizeof *cells);
-    memcpy(p->cells, cells, n * sizeof *cells);
-    p->ncells = n;
-    p->lcells = malloc((n ? n : 1) * sizeof *p->lcells);
-    for (size_t q = 0; q < n; q++) p->lcells[q] = owned(s, cells[q]) ? sim_local_index(s, cells[q]) : -1;
-    memcpy(p->vars, vars, nvars * sizeof *vars);
-    p->nvars = nvars;
-    p->every = every;
-    p->last_step = -1;
-    s->probes = realloc(s->probes, (s->nprobes + 1) * sizeof *s->probes);
-    s->probes[s->nprobes++] = p;
-    return p;
-}
-
-static void probe_sample(sim *s, probe *p)
-{
-    if (p->nsamples - p->first == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 256;
-        p->t = realloc(p->t, p->cap * sizeof *p->t);
-        p->data = realloc(p->data, p->cap * p->nvars * p->ncells * sizeof *p->data);
-    }
-    *probe_time(p, p->nsamples) = sim_time(s);
-    s->be->probe_record(s, p, p->nsamples);
-    p->nsamples++;
-    p->last_step = s->nstep;
 }
 
 static int check_failed(sim *s, char *err, size_t errlen)
@@ -334,6 +329,7 @@ static void sim_combine_probes(sim *s)
 int sim_sync(sim *s, char *err, size_t errlen)
 {
     s->be->sync(s);
+    for (size_t q = 0; q < s->nprobes; q++) probe_flush(s, s->probes[q]);
     share_state(s);
     if (!s->failed) sim_combine_probes(s);
     return check_failed(s, err, errlen);
@@ -352,10 +348,7 @@ static void place_owned(const sim *s, const void *loc, void *dst, size_t esize)
         }
 }
 
-/* A whole-grid field on every rank from each rank's stored part, which
- * get(s, obj, arg, local) fills; every rank contributes its owned cells. */
-typedef void (*local_getter)(sim *s, void *obj, int arg, void *local);
-static int gather_whole(sim *s, local_getter get, void *obj, int arg, void *dst, size_t esize)
+int sim_gather_whole(sim *s, sim_local_getter get, void *obj, int arg, void *dst, size_t esize)
 {
     if (s->dc.nranks == 1) { get(s, obj, arg, dst); return 0; }
     void *loc = malloc(s->lg.ncells * esize);
@@ -370,7 +363,6 @@ static int gather_whole(sim *s, local_getter get, void *obj, int arg, void *dst,
 
 static void get_field_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_field(s, var, dst); }
 static void get_state_local(sim *s, void *obj, int var, void *dst) { (void)obj; s->be->get_state(s, var, dst); }
-static void get_track_local(sim *s, void *obj, int field, void *dst) { s->be->track_get(s, obj, field, dst); }
 static void get_labels_local(sim *s, void *obj, int arg, void *dst)
 {
     (void)obj; (void)arg;
@@ -380,12 +372,12 @@ static void get_labels_local(sim *s, void *obj, int arg, void *dst)
 
 int sim_param_labels_whole(sim *s, unsigned char *dst)
 {
-    return gather_whole(s, get_labels_local, NULL, 0, dst, 1);
+    return sim_gather_whole(s, get_labels_local, NULL, 0, dst, 1);
 }
 
 void sim_get_field(sim *s, int var, float *dst)
 {
-    gather_whole(s, get_field_local, NULL, var, dst, sizeof *dst);
+    sim_gather_whole(s, get_field_local, NULL, var, dst, sizeof *dst);
 }
 
 size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(float); }
@@ -396,7 +388,7 @@ int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.de
 
 int sim_get_state(sim *s, int var, void *dst)
 {
-    return gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));
+    return sim_gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));
 }
 
 int sim_set_state(sim *s, int var, const void *src)
@@ -409,101 +401,6 @@ int sim_set_state(sim *s, int var, const void *src)
     s->be->set_state(s, var, loc);
     free(loc);
     return 0;
-}
-
-/* Times of a tracker are kept relative to its origin (core/measure/activation.h). */
-void sim_track_field(sim *s, tracker *t, int field, float *dst)
-{
-    if (gather_whole(s, get_track_local, t, field, dst, sizeof *dst) != 0 || field == TRACK_COUNT) return;
-    if (field == TRACK_APD || field == TRACK_DI) return;
-    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)(dst[c] + t->origin);
-}
-
-/* One pseudo-ECG sample (waits for the backend; collective under MPI). */
-static void ecg_sample(sim *s, ecg_leads *l)
-{
-    if (l->nsamples == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
-        double *t = realloc(l->t, cap * sizeof *t), *phi = t ? realloc(l->phi, cap * l->ne * sizeof *phi) : NULL;
-        if (t) l->t = t;
-        if (!t || !phi) { sim_fail(s, "out of memory for pseudo-ECG samples"); return; }
-        l->phi = phi;
-        l->cap = cap;
-    }
-    double *row = l->phi + l->nsamples * l->ne;
-    s->be->ecg(s, l->el, l->ne, row);
-    par_sum_doubles(row, l->ne);
-    l->t[l->nsamples++] = sim_time(s);
-    l->last_step = s->nstep;
-}
-
-ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every)
-{
-    ecg_leads *l = calloc(1, sizeof *l);
-    ecg_leads **list = realloc(s->ecgs, (s->necgs + 1) * sizeof *list);
-    if (!l || !list) { free(l); return NULL; }
-    s->ecgs = list;
-    snprintf(l->name, sizeof l->name, "%s", name);
-    l->ne = ne;
-    memcpy(l->el, el, 3 * ne * sizeof *el);
-    l->every = every;
-    s->ecgs[s->necgs++] = l;
-    ecg_sample(s, l);
-    return l;
-}
-
-static void tracker_sample(sim *s, tracker *t)
-{
-    const double now = sim_time(s);
-    s->be->track(s, t, (float)(t->t_prev - t->origin), (float)(now - t->origin));
-    t->t_prev = now;
-    t->last_step = s->nstep;
-}
-
-int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
-{
-    t->origin = t->t_prev = sim_time(s);
-    t->last_step = s->nstep;
-    if (s->be->track_start(s, t) != 0 || s->failed) {
-        snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
-        return -1;
-    }
-    return 0;
-}
-
-tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen)
-{
-    tracker *t = calloc(1, sizeof *t);
-    tracker **list = realloc(s->trackers, (s->ntrackers + 1) * sizeof *list);
-    if (!t || !list) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
-    s->trackers = list;
-    t->var = var;
-    t->threshold = threshold;
-    t->fraction = fraction;
-    t->every = every;
-    if (sim_restart_tracker(s, t, err, errlen) != 0) {
-        s->be->track_free(s, t);
-        free(t);
-        return NULL;
-    }
-    s->trackers[s->ntrackers++] = t;
-    return t;
-}
-
-void sim_sample(sim *s, int var, const size_t *cells, size_t n, float *dst)
-{
-    if (s->dc.nranks == 1) { s->be->sample(s, var, cells, n, dst); return; }
-    size_t *loc = calloc(n ? n : 1, sizeof *loc), m = 0;
-    float *val = malloc((n ? n : 1) * sizeof *val);
-    if (!loc || !val) { free(loc); free(val); sim_fail(s, "out of memory sampling cells"); return; }
-    for (size_t q = 0; q < n; q++)
-        if (owned(s, cells[q])) loc[m++] = (size_t)sim_local_index(s, cells[q]);
-    s->be->sample(s, var, loc, m, val);
-    m = 0;
-    for (size_t q = 0; q < n; q++) dst[q] = owned(s, cells[q]) ? val[m++] : 0.0f;
-    free(loc);
-    free(val);
-    par_sum_floats(dst, n);
 }
 
 double sim_time_steps(sim *s, long nsteps, int exchange)
@@ -551,21 +448,10 @@ static int write_pending_frame(sim *s, char *err, size_t errlen)
     return h5out_frame(s->out, s, fields, s->frame_t, s->frame_step, err, errlen);
 }
 
-/* Samples due probes and queues a due output frame at the current step. */
+/* The measurements due and a due output frame at the current step. */
 static int record_events(sim *s, char *err, size_t errlen)
 {
-    for (size_t q = 0; q < s->nprobes; q++) {
-        probe *p = s->probes[q];
-        if (s->nstep % p->every == 0 && p->last_step != s->nstep) probe_sample(s, p);
-    }
-    for (size_t q = 0; q < s->ntrackers; q++) {
-        tracker *t = s->trackers[q];
-        if ((s->nstep - t->last_step) % t->every == 0 && t->last_step != s->nstep) tracker_sample(s, t);
-    }
-    for (size_t q = 0; q < s->necgs; q++) {
-        ecg_leads *l = s->ecgs[q];
-        if ((s->nstep - l->last_step) % l->every == 0 && l->last_step != s->nstep) ecg_sample(s, l);
-    }
+    features_at(s, FEATURE_MEASUREMENT);
     if (s->out && h5out_due(s->out, s)) {
         if (write_pending_frame(s, err, errlen) != 0) return -1;
         s->be->snapshot(s, h5out_vars(s->out), h5out_nvars(s->out));
@@ -601,25 +487,13 @@ static void update_stimuli(sim *s)
 }
 
 /* Steps from now until the next event, at most limit: a stimulus switching on
- * or off, a probe sample, or an output frame. */
+ * or off, a feature acting (a clamp, a probe sample, ...), or an output frame. */
 static long steps_to_event(const sim *s, long limit)
 {
     long n = limit;
-    for (size_t q = 0; q < s->nprobes; q++) {
-        long e = s->probes[q]->every;
-        long d = e - s->nstep % e;
-        if (d < n) n = d;
-    }
+    for (size_t q = 0; q < s->nfeatures; q++) n = s->features[q].ops->steps_to(s, s->features[q].obj, n);
     if (s->out) {
         long e = h5out_every(s->out), d = e - s->nstep % e;
-        if (d < n) n = d;
-    }
-    for (size_t q = 0; q < s->ntrackers; q++) {
-        long e = s->trackers[q]->every, d = e - (s->nstep - s->trackers[q]->last_step) % e;
-        if (d < n) n = d;
-    }
-    for (size_t q = 0; q < s->necgs; q++) {
-        long e = s->ecgs[q]->every, d = e - (s->nstep - s->ecgs[q]->last_step) % e;
         if (d < n) n = d;
     }
     for (long d = 1; d < n; d++)
@@ -664,7 +538,7 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
         report_bad(s, err, errlen);
         return -1;
     }
-    sim_apply_clamps(s);
+    features_at(s, FEATURE_INTERVENTION);
     if (sim_record(s, err, errlen) != 0) return -1;
     const long start = s->nstep;
     double last_report = wall_seconds(), last_check = last_report;
@@ -675,11 +549,11 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
         /* under MPI the ranks stop together, at a checkpoint */
         if (!par_active() && interrupt && *interrupt) { rc = 1; break; }
         update_stimuli(s);
-        long n = sim_steps_to_clamp(s, steps_to_event(s, nsteps - (s->nstep - start)));
+        long n = steps_to_event(s, nsteps - (s->nstep - start));
         if (n > chunk - since_check) n = chunk - since_check;
         s->be->step(s, n);
         s->nstep += n;
-        sim_apply_clamps(s);
+        features_at(s, FEATURE_INTERVENTION);
         since_check += n;
         if (write_pending_frame(s, err, errlen) != 0) { rc = -1; break; }
         if (since_check >= chunk || (!par_active() && s->bad_cell >= 0)) {

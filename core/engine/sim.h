@@ -7,6 +7,7 @@
 #include "clamp.h"
 #include "decomp.h"
 #include "ecg.h"
+#include "feature.h"
 #include "grid.h"
 #include "model.h"
 #include "multiscale.h"
@@ -31,13 +32,14 @@ typedef struct probe {
      * `first` on (t and data index q - first). While an output file is open
      * it holds the probe's whole series (row q = sample q), and a sample
      * written there leaves memory (first > 0); closing the output reads them
-     * back (first = 0), so no file has to outlive its output (core/engine/probe.c). */
+     * back (first = 0), so no file has to outlive its output (core/measure/probe.c). */
     double *t;                  /* nsamples - first */
     float *data;                /* (nsamples - first) x nvars x ncells */
     size_t first, nsamples, cap;
     size_t nready;              /* rows of data filled in (the GPU fills them at sync) */
     size_t nsaved;              /* samples already written to the output file */
     size_t ncombined;           /* rows summed over the ranks (each fills the cells it owns) */
+    void *dev;                  /* the GPU half's buffers (core/measure/probe_cu.cu), or NULL */
 } probe;
 
 /* Sample q (first <= q < nsamples) in memory: its time and its row. */
@@ -49,7 +51,8 @@ static inline float *probe_row(const probe *p, size_t q)
 
 typedef struct sim sim;
 struct halo_face;
-struct sing_face;
+struct state_view;
+struct tips_dev;
 
 /* A backend owns the state arrays of the cells this rank stores (s->lg: the
  * rank's part of the grid and its ghost layers; the whole grid in one
@@ -62,14 +65,11 @@ typedef struct backend_ops {
     const char *name;
     int  (*init)(sim *s, char *err, size_t errlen);
     void (*step)(sim *s, long nsteps);                 /* queue; stimulus pattern fixed meanwhile */
-    void (*sync)(sim *s);                              /* wait; sets bad_cell, fills probe rows */
+    void (*sync)(sim *s);                              /* wait; sets bad_cell */
     void (*stim_changed)(sim *s);                      /* the set of active stimuli changed */
     void (*params_changed)(sim *s);                    /* m.p, psets or plabel changed (core/interventions/param_sets.h) */
-    void (*clamp)(sim *s, size_t q);                   /* queue: clamps[q].var = its value at its cells */
     void (*get_field)(sim *s, int var, float *dst);    /* lg.ncells values */
     void (*set_field)(sim *s, int var, const float *src);
-    void (*sample)(sim *s, int var, const size_t *cells, size_t n, float *dst);
-    void (*probe_record)(sim *s, probe *p, size_t row);   /* queue: p's vars at p->lcells into row (0 where -1) */
     void (*snapshot)(sim *s, const int *vars, int nvars); /* queue: copy fields for output */
     const float *(*snapshot_field)(sim *s, int q);        /* wait for the snapshot; its q-th field */
     double (*time_steps)(sim *s, long nsteps);         /* ms that nsteps steps take (benchmarks) */
@@ -78,32 +78,9 @@ typedef struct backend_ops {
     /* native-precision state (checkpoints): lg.ncells values of esize bytes, row-major */
     void (*get_state)(sim *s, int var, void *dst);
     void (*set_state)(sim *s, int var, const void *src);
-    /* activation trackers (core/measure/activation.h): start allocates the arrays on
-     * first use and resets them from the current state; track queues one
-     * sample at times tp -> t (ms after the origin); track_get waits and
-     * copies one map (TRACK_*, lg.ncells values, row-major) */
-    int  (*track_start)(sim *s, tracker *t);
-    void (*track)(sim *s, tracker *t, float tp, float tnow);
-    void (*track_get)(sim *s, tracker *t, int field, float *dst);
-    void (*track_free)(sim *s, tracker *t);
-    /* pseudo-ECG (core/measure/ecg.h): waits; acc[e] = the sum over this rank's owned tissue cells */
-    void (*ecg)(sim *s, const double *el, int ne, double *acc);
-    /* phase singularities (core/measure/tips.h), both wait: tissue_sums sets sums[0..1]
-     * to the sums of vars va and vb (their float values) over this rank's owned
-     * tissue cells; singular_faces finds the singular plaquettes of their phase
-     * about (a0, b0) whose lower corner this rank owns (the ghost layers of both
-     * hold the neighbours' values) and returns their count and a malloc'd
-     * *out, or -1 after sim_fail */
-    void (*tissue_sums)(sim *s, int va, int vb, double sums[2]);
-    long (*singular_faces)(sim *s, int va, int vb, double a0, double b0, struct sing_face **out);
-    /* multiscale models (core/multiscale/multiscale.h): the dyads' state in the backend's
-     * memory at the resting state, or NULL: core/multiscale/multiscale.c keeps it in host
-     * memory and the backend's step runs multiscale_cpu_step */
-    int  (*dyads_init)(sim *s, char *err, size_t errlen);
-    /* and, where it keeps them, copies them to (to_host) or from host arrays:
-     * var[MS_NVAR] of ms->ncells x ms->n values in the state's precision and
-     * ryr of as many packed counts, cell-major as core/multiscale/multiscale.h; waits */
-    void (*dyads_copy)(sim *s, void *const *var, uint32_t *ryr, int to_host);
+    /* where the state lives, for the features that read or write it between
+     * steps (core/engine/state_view.h); want: VIEW_* */
+    void (*view)(sim *s, unsigned want, struct state_view *v);
     void *(*host_alloc)(size_t bytes);                 /* buffers for face_copy (pinned on the GPU) */
     void (*host_free)(void *p);
     void (*free)(sim *s);
@@ -151,6 +128,8 @@ struct sim {
     probe **probes; size_t nprobes;
     tracker **trackers; size_t ntrackers;
     ecg_leads **ecgs; size_t necgs;
+    struct attached { const feature_ops *ops; void *obj; } *features; size_t nfeatures;  /* core/engine/feature.h */
+    struct tips_dev *tips_dev;  /* what the GPU half of sim:tips keeps (core/measure/tips_cu.cu), or NULL */
     struct h5out *out;
     const backend_ops *be;
     void *bd;                   /* backend data */
@@ -206,6 +185,15 @@ int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen);
  * the first axis whose spacing exceeds its limit, or -1. */
 int sim_resolution(const sim *s, double lim[3]);
 
+/* A whole-grid field on every rank from each rank's stored part, which
+ * get(s, obj, arg, local) fills (lg.ncells values of esize bytes); every rank
+ * contributes its owned cells (collective under MPI). 0, or -1 after sim_fail. */
+typedef void (*sim_local_getter)(sim *s, void *obj, int arg, void *local);
+int sim_gather_whole(sim *s, sim_local_getter get, void *obj, int arg, void *dst, size_t esize);
+/* Where the state lives (core/engine/state_view.h), for a feature's halves. */
+void sim_view(sim *s, unsigned want, struct state_view *v);
+/* Whether this rank owns global cell c (stores it, and not as a ghost). */
+int sim_owns(const sim *s, size_t c);
 /* Local index (in lg) of global cell c, or -1 when this rank does not store it. */
 long sim_local_index(const sim *s, size_t c);
 /* Keeps the stored cells among global cells[0..n), as local indices, in
@@ -213,8 +201,20 @@ long sim_local_index(const sim *s, size_t c);
 size_t sim_keep_local(const sim *s, size_t *cells, size_t n);
 /* Takes ownership of the stimulus. */
 void sim_add_stimulus(sim *s, stimulus *st);
+/* Probes (core/measure/probe.c, the CPU half, and probe_cu.cu, the GPU half):
+ * probe_record takes sample nsamples of p now (the GPU queues it and fills
+ * its row at the next sync: probe_flush); probe_free_dev frees the GPU
+ * half's buffers. */
+struct state_view;
+void probe_record(sim *s, probe *p);
+void probe_flush(sim *s, probe *p);
+void probe_free_dev(probe *p);
+void probe_record_cu(sim *s, const struct state_view *v, probe *p, size_t row);
+void probe_flush_cu(sim *s, const struct state_view *v, probe *p);
+void probe_free_cu(probe *p);
+void sample_cells_cu(sim *s, const struct state_view *v, int var, const size_t *cells, size_t n, float *dst);
 /* Drops the samples written to the open output file from memory, and takes
- * them all back into memory before it closes (core/engine/probe.c). */
+ * them all back into memory before it closes (core/measure/probe.c). */
 void probe_release(probe *p);
 int probe_reload(const struct h5out *o, const sim *s, probe *p, char *err, size_t errlen);
 /* Samples q0 .. q0 + n - 1 of p (times and rows of nvars x ncells), from

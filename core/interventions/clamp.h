@@ -3,7 +3,8 @@
  * above threshold to excite it). The variable is set at every step boundary
  * that falls in a pulse, so the steps in between start from the clamped
  * value, neighbours see it through diffusion, and probes, maps and output
- * taken at those boundaries read it. */
+ * taken at those boundaries read it. The CPU half is clamp.c, the GPU half
+ * clamp_cu.cu beside it. */
 #ifndef CARDIAC_CLAMP_H
 #define CARDIAC_CLAMP_H
 #include <stddef.h>
@@ -13,6 +14,7 @@ typedef struct {
     stimulus when;   /* the region's stored cells (local indices) and the pulse timing; amplitude unused */
     int var;         /* state variable held */
     double value;    /* in the variable's units */
+    size_t *dev_cells;  /* the GPU half's copy of the cells (clamp_cu.cu), or NULL */
 } clamp;
 
 #ifdef __cplusplus
@@ -23,11 +25,14 @@ struct sim;
 
 /* Takes ownership of when (its cells are global indices, tissue cells only). */
 void sim_add_clamp(struct sim *s, stimulus *when, int var, double value);
-/* Applies every clamp that holds at the current step boundary (queued on the backend). */
-void sim_apply_clamps(struct sim *s);
-/* Steps from now to the next step boundary at which a clamp holds, at most limit. */
-long sim_steps_to_clamp(const struct sim *s, long limit);
+/* The clamps act at the step boundaries where they hold (a feature of the
+ * step loop, core/engine/feature.h; queued on the backend). */
 void sim_free_clamps(struct sim *s);
+
+/* The GPU half (clamp_cu.cu): queues c's value into its cells of the state. */
+struct state_view;
+void clamp_apply_cu(struct sim *s, const struct state_view *v, clamp *c);
+void clamp_free_cu(clamp *c);
 
 #ifdef __cplusplus
 }

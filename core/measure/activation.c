@@ -1,10 +1,145 @@
-/* Names of the activation maps and the conduction-velocity fit over them. */
+/* Activation maps: their names, a tracker's arrays where the state lives
+ * (the CPU half; the GPU half is activation_cu.cu), and the
+ * conduction-velocity fit over the maps. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "activation.h"
+#include "sim.h"
+#include "state_view.h"
+#include "threads.h"
 
 const char *const track_field_names[TRACK_NFIELDS] = {"first", "last", "repol", "apd", "di", "count"};
 const char *const track_field_units[TRACK_NFIELDS] = {"ms", "ms", "ms", "ms", "ms", "1"};
+
+void track_release(tracker *t)
+{
+    if (t->device) {
+#ifdef CARDIAC_HAVE_CUDA
+        track_release_cu(t);
+#endif
+        return;
+    }
+    track_arrays *a = &t->a;
+    free(a->prev); free(a->vmin); free(a->peak); free(a->count); free(a->in_ap);
+    for (int f = 0; f < TRACK_COUNT; f++) free(a->time[f]);
+    memset(a, 0, sizeof *a);
+}
+
+int track_begin(sim *s, tracker *t)
+{
+    state_view v;
+    sim_view(s, 0, &v);
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) return track_begin_cu(s, &v, t);
+#endif
+    track_arrays *a = &t->a;
+    const size_t n = v.ncells;
+    if (!a->prev) {
+        a->prev = malloc(n * sizeof(float)); a->vmin = malloc(n * sizeof(float)); a->peak = malloc(n * sizeof(float));
+        a->count = malloc(n * sizeof(int)); a->in_ap = malloc(n);
+        int ok = a->prev && a->vmin && a->peak && a->count && a->in_ap;
+        for (int f = 0; f < TRACK_COUNT; f++) ok = (a->time[f] = malloc(n * sizeof(float))) && ok;
+        if (!ok) { track_release(t); sim_fail(s, "out of memory for the activation maps"); return -1; }
+    }
+    for (size_t c = 0; c < n; c++) track_start(*a, c, (float)view_value(&v, t->var, c));
+    return 0;
+}
+
+void track_sample(sim *s, tracker *t, float tp, float tnow)
+{
+    state_view v;
+    sim_view(s, 0, &v);
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) { track_sample_cu(s, &v, t, tp, tnow); return; }
+#endif
+    const long n = (long)v.ncells;
+#pragma omp parallel for schedule(static) num_threads(cpu_loop_threads((double)n))
+    for (long c = 0; c < n; c++)
+        track_cell(t->a, (size_t)c, (float)view_value(&v, t->var, (size_t)c), tp, tnow, t->threshold, t->fraction);
+}
+
+void track_read(sim *s, tracker *t, int field, float *dst)
+{
+    state_view v;
+    sim_view(s, 0, &v);
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) { track_read_cu(s, &v, t, field, dst); return; }
+#endif
+    if (field == TRACK_COUNT) for (size_t c = 0; c < v.ncells; c++) dst[c] = (float)t->a.count[c];
+    else memcpy(dst, t->a.time[field], v.ncells * sizeof *dst);
+}
+
+/* ---- trackers of a simulation: created, sampled by the step loop, read ---- */
+
+static void read_local(sim *s, void *obj, int field, void *dst) { track_read(s, obj, field, dst); }
+
+/* Times of a tracker are kept relative to its origin. */
+void sim_track_field(sim *s, tracker *t, int field, float *dst)
+{
+    if (sim_gather_whole(s, read_local, t, field, dst, sizeof *dst) != 0 || field == TRACK_COUNT) return;
+    if (field == TRACK_APD || field == TRACK_DI) return;
+    for (size_t c = 0; c < s->g.ncells; c++) dst[c] = (float)(dst[c] + t->origin);
+}
+
+/* A feature of the step loop (core/engine/feature.h): a sample every `every`
+ * steps after the tracker's start. */
+static long tracker_steps_to(const sim *s, void *obj, long limit)
+{
+    const tracker *t = obj;
+    const long d = t->every - (s->nstep - t->last_step) % t->every;
+    return d < limit ? d : limit;
+}
+
+static void tracker_at(sim *s, void *obj)
+{
+    tracker *t = obj;
+    if ((s->nstep - t->last_step) % t->every != 0 || t->last_step == s->nstep) return;
+    const double now = sim_time(s);
+    track_sample(s, t, (float)(t->t_prev - t->origin), (float)(now - t->origin));
+    t->t_prev = now;
+    t->last_step = s->nstep;
+}
+
+static const feature_ops tracker_feature = {FEATURE_MEASUREMENT, tracker_steps_to, tracker_at};
+
+int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
+{
+    t->origin = t->t_prev = sim_time(s);
+    t->last_step = s->nstep;
+    if (track_begin(s, t) != 0 || s->failed) {
+        snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
+        return -1;
+    }
+    return 0;
+}
+
+tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen)
+{
+    tracker *t = calloc(1, sizeof *t);
+    tracker **list = realloc(s->trackers, (s->ntrackers + 1) * sizeof *list);
+    if (!t || !list) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
+    s->trackers = list;
+    t->var = var;
+    t->threshold = threshold;
+    t->fraction = fraction;
+    t->every = every;
+    if (sim_restart_tracker(s, t, err, errlen) != 0) {
+        track_release(t);
+        free(t);
+        return NULL;
+    }
+    if (sim_attach(s, &tracker_feature, t) != 0) {
+        track_release(t);
+        free(t);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->trackers[s->ntrackers++] = t;
+    return t;
+}
+
 
 /* Solves the n x n system a x = b (row-major a, n <= 4) by Gaussian
  * elimination with partial pivoting; -1 when it is singular. */

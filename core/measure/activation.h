@@ -3,8 +3,8 @@
  * threshold), the latest activation, repolarisation, action potential
  * duration and diastolic interval, and the number of upstrokes.
  *
- * The per-cell rule (track_cell) is shared by the CPU backend and the CUDA
- * kernel (cuda/activation_kernels.cu), so both compute the same maps from
+ * The per-cell rule (track_cell) is shared by the CPU half (activation.c) and the GPU
+ * half (core/measure/activation_cu.cu), so both compute the same maps from
  * the same samples. A tracker samples V every `every` steps and interpolates
  * crossings linearly between two samples, so its times are exact for a
  * linear upstroke between samples and within a step otherwise. */
@@ -96,8 +96,27 @@ typedef struct tracker {
     double origin;        /* simulation time of the first sample; the arrays hold ms after it */
     double t_prev;        /* time of the latest sample */
     long last_step;       /* step of the latest sample */
-    track_arrays a;       /* in the backend's memory (GPU memory for the cuda backend) */
+    track_arrays a;       /* where the state lives: host memory, or GPU memory (device = 1) */
+    int device;
 } tracker;
+
+struct sim;
+struct state_view;
+
+/* A tracker's arrays beside the state (CPU half below in activation.c, GPU
+ * half in activation_cu.cu): track_begin allocates them on first use and
+ * resets them from the current state, track_sample queues one sample at
+ * times tp -> t (ms after the origin), track_read waits and copies one map
+ * (TRACK_*, row-major over the rank's cells) to host memory, track_release
+ * frees them. track_begin returns -1 after sim_fail. */
+int  track_begin(struct sim *s, tracker *t);
+void track_sample(struct sim *s, tracker *t, float tp, float tnow);
+void track_read(struct sim *s, tracker *t, int field, float *dst);
+void track_release(tracker *t);
+int  track_begin_cu(struct sim *s, const struct state_view *v, tracker *t);
+void track_sample_cu(struct sim *s, const struct state_view *v, tracker *t, float tp, float tnow);
+void track_read_cu(struct sim *s, const struct state_view *v, tracker *t, int field, float *dst);
+void track_release_cu(tracker *t);
 
 /* Least-squares plane t = t0 + s . x through the activation times t (ms,
  * whole grid) of the cells where sel is nonzero (NULL: every tissue cell) and

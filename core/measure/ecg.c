@@ -1,17 +1,19 @@
-/* Pseudo-ECG on the host (core/measure/ecg.h). */
+/* Pseudo-ECG (core/measure/ecg.h): a simulation's lead sets, their samples,
+ * and the sum over the owned tissue cells on the host (the CPU half; the GPU
+ * half is ecg_cu.cu). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ecg.h"
+#include "par.h"
 #include "sim.h"
+#include "state_view.h"
 
-static double value(const void *v, int fp64, size_t c)
-{
-    return fp64 ? ((const double *)v)[c] : ((const float *)v)[c];
-}
-
-void ecg_sum_host(const sim *s, const void *v, int fp64, const double *el, int ne, double *acc)
+static void ecg_sum_host(const sim *s, const state_view *v, const double *el, int ne, double *acc)
 {
     const grid *g = &s->lg;
+    const int vi = s->m.def->vindex;
     const size_t stride[3] = {1, (size_t)g->n[0], (size_t)g->n[0] * g->n[1]};
     const double vol = g->h[0] * (g->dim > 1 ? g->h[1] : 1) * (g->dim > 2 ? g->h[2] : 1);
     memset(acc, 0, ne * sizeof *acc);
@@ -24,10 +26,82 @@ void ecg_sum_host(const sim *s, const void *v, int fp64, const double *el, int n
                 double f[3] = {0, 0, 0}, x[3] = {0, 0, 0};
                 for (int a = 0; a < g->dim; a++) {
                     const int tm = p[a] > 0 && g->mask[c - stride[a]], tp = p[a] + 1 < g->n[a] && g->mask[c + stride[a]];
-                    f[a] = s->D[a] * ecg_gradient(tm ? value(v, fp64, c - stride[a]) : 0, value(v, fp64, c),
-                                                  tp ? value(v, fp64, c + stride[a]) : 0, tm, tp, g->h[a]);
+                    f[a] = s->D[a] * ecg_gradient(tm ? view_value(v, vi, c - stride[a]) : 0, view_value(v, vi, c),
+                                                  tp ? view_value(v, vi, c + stride[a]) : 0, tm, tp, g->h[a]);
                     x[a] = grid_center(&s->g, a, gp[a]);
                 }
                 ecg_add_cell(f, x, vol, el, ne, acc);
             }
+}
+
+/* acc[e]: the sum over this rank's owned tissue cells (waits for the backend). */
+static void ecg_sum(sim *s, ecg_leads *l, double *acc)
+{
+    state_view v;
+    sim_view(s, VIEW_MASK, &v);
+    if (s->failed) return;
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) { ecg_sum_cu(s, &v, l, acc); return; }
+#endif
+    ecg_sum_host(s, &v, l->el, l->ne, acc);
+}
+
+void ecg_record(sim *s, ecg_leads *l)
+{
+    if (l->nsamples == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        double *t = realloc(l->t, cap * sizeof *t), *phi = t ? realloc(l->phi, cap * l->ne * sizeof *phi) : NULL;
+        if (t) l->t = t;
+        if (!t || !phi) { sim_fail(s, "out of memory for pseudo-ECG samples"); return; }
+        l->phi = phi;
+        l->cap = cap;
+    }
+    double *row = l->phi + l->nsamples * l->ne;
+    ecg_sum(s, l, row);
+    par_sum_doubles(row, l->ne);
+    l->t[l->nsamples++] = sim_time(s);
+    l->last_step = s->nstep;
+}
+
+/* A feature of the step loop (core/engine/feature.h): a sample every `every`
+ * steps after the first. */
+static long ecg_steps_to(const sim *s, void *obj, long limit)
+{
+    const ecg_leads *l = obj;
+    const long d = l->every - (s->nstep - l->last_step) % l->every;
+    return d < limit ? d : limit;
+}
+
+static void ecg_at(sim *s, void *obj)
+{
+    ecg_leads *l = obj;
+    if ((s->nstep - l->last_step) % l->every == 0 && l->last_step != s->nstep) ecg_record(s, l);
+}
+
+static const feature_ops ecg_feature = {FEATURE_MEASUREMENT, ecg_steps_to, ecg_at};
+
+ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every)
+{
+    ecg_leads *l = calloc(1, sizeof *l);
+    ecg_leads **list = realloc(s->ecgs, (s->necgs + 1) * sizeof *list);
+    if (!l || !list) { free(l); return NULL; }
+    s->ecgs = list;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->ne = ne;
+    memcpy(l->el, el, 3 * ne * sizeof *el);
+    l->every = every;
+    s->ecgs[s->necgs++] = l;
+    if (sim_attach(s, &ecg_feature, l) != 0) { s->necgs--; ecg_release(l); return NULL; }
+    ecg_record(s, l);
+    return l;
+}
+
+void ecg_release(ecg_leads *l)
+{
+#ifdef CARDIAC_HAVE_CUDA
+    if (l->dev_acc) ecg_release_cu(l);   /* (no CUDA call where the GPU was never used) */
+#endif
+    free(l->t);
+    free(l->phi);
+    free(l);
 }

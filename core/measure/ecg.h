@@ -7,13 +7,17 @@
  * gradient is the central difference between tissue neighbours, one-sided
  * where one neighbour is not tissue, zero where neither is: no current
  * leaves the tissue. The per-cell term is shared by the CPU and the CUDA
- * kernel (cuda/ecg_kernels.cu). */
+ * half (core/measure/ecg_cu.cu). */
 #ifndef CARDIAC_ECG_H
 #define CARDIAC_ECG_H
 #include <stddef.h>
 #include "qualifiers.h"
 
 #define ECG_MAX_ELECTRODES 16
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* dV/dx along one axis at a cell with value vc, neighbours vm (below) and
  * vp (above), tm / tp saying whether they are tissue; spacing h. */
@@ -48,12 +52,21 @@ typedef struct ecg_leads {
     long every, last_step;
     double *t, *phi;                      /* nsamples, nsamples x ne */
     size_t nsamples, cap;
+    double *dev_acc;                      /* the GPU half's sums (ecg_cu.cu), or NULL */
 } ecg_leads;
 
-/* The sum over the owned tissue cells of a rank's stored part (lg), from a
- * row-major field v of lg in the state's precision (double when fp64), so
- * that fp64 runs are not rounded to float (CPU backend; the CUDA backend has
- * its own kernel). */
-void ecg_sum_host(const struct sim *s, const void *v, int fp64, const double *el, int ne, double *acc);
+struct state_view;
+
+/* One sample of every electrode of l at the current time (waits for the
+ * backend; collective under MPI): the CPU half sums on the host (ecg.c), the
+ * GPU half where the state lives (ecg_cu.cu). */
+void ecg_record(struct sim *s, ecg_leads *l);
+void ecg_release(ecg_leads *l);
+void ecg_sum_cu(struct sim *s, const struct state_view *v, ecg_leads *l, double *acc);
+void ecg_release_cu(ecg_leads *l);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

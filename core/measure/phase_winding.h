@@ -1,6 +1,6 @@
 /* The phase of a cell and the winding number of the phase around a
  * plaquette (core/measure/singularity.h), written once for the CPU (gcc) and the GPU
- * (nvcc, cuda/singularity_kernels.cu), so that both find the same
+ * (nvcc, core/measure/tips_cu.cu), so that both find the same
  * singularities from the same state. Everything is in double precision from
  * float field values, as the CPU always did: fast-math flags do not touch it. */
 #ifndef CARDIAC_PHASE_WINDING_H

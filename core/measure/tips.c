@@ -2,9 +2,11 @@
 #include <stdlib.h>
 #include "halo.h"
 #include "par.h"
+#include "state_view.h"
 #include "tips.h"
 
-void tips_sums_host(sim *s, int va, int vb, double sums[2])
+/* The CPU half: the backend's fields in host memory. */
+static void tips_sums_host(sim *s, int va, int vb, double sums[2])
 {
     const grid *lg = &s->lg;
     float *f = malloc(lg->ncells * sizeof *f);
@@ -23,7 +25,7 @@ void tips_sums_host(sim *s, int va, int vb, double sums[2])
     free(f);
 }
 
-long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **out)
+static long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **out)
 {
     const grid *lg = &s->lg;
     float *a = malloc(lg->ncells * sizeof *a), *b = malloc(lg->ncells * sizeof *b);
@@ -39,6 +41,35 @@ long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **o
     return n;
 }
 
+static void tips_sums(sim *s, int va, int vb, double sums[2])
+{
+    state_view v;
+    sim_view(s, VIEW_MASK, &v);
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) { tips_sums_cu(s, &v, va, vb, sums); return; }
+#endif
+    tips_sums_host(s, va, vb, sums);
+}
+
+static long tips_faces(sim *s, int va, int vb, double a0, double b0, sing_face **out)
+{
+    state_view v;
+    sim_view(s, VIEW_MASK, &v);
+#ifdef CARDIAC_HAVE_CUDA
+    if (v.device) return tips_faces_cu(s, &v, va, vb, a0, b0, out);
+#endif
+    return tips_faces_host(s, va, vb, a0, b0, out);
+}
+
+void tips_release(sim *s)
+{
+#ifdef CARDIAC_HAVE_CUDA
+    if (s->tips_dev) tips_release_cu(s);
+#else
+    (void)s;
+#endif
+}
+
 long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out)
 {
     *out = NULL;
@@ -47,7 +78,7 @@ long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **o
     double c0[2];
     if (centre) { c0[0] = centre[0]; c0[1] = centre[1]; }
     else {
-        s->be->tissue_sums(s, va, vb, c0);
+        tips_sums(s, va, vb, c0);
         par_sum_doubles(c0, 2);
         for (int q = 0; q < 2; q++) c0[q] = s->g.ntissue ? c0[q] / (double)s->g.ntissue : 0;
     }
@@ -55,7 +86,7 @@ long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **o
     const int vars[2] = {va, vb};
     if (s->failed || halo_exchange(s, vars, va == vb ? 1 : 2) != 0) return -1;
     sing_face *mine = NULL;
-    long n = s->be->singular_faces(s, va, vb, c0[0], c0[1], &mine);
+    long n = tips_faces(s, va, vb, c0[0], c0[1], &mine);
     int failed = n < 0;
     par_max_ints(&failed, 1);                      /* no rank waits below for one that failed */
     if (failed) {

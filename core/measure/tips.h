@@ -1,6 +1,6 @@
 /* Phase singularities of a simulation's state (sim:tips): spiral-wave tips in
  * 2D, scroll-wave filaments in 3D. The backend finds each rank's singular
- * plaquettes where the state lives (on the GPU, cuda/singularity_kernels.cu:
+ * plaquettes where the state lives (on the GPU, tips_cu.cu beside tips.c:
  * only the list of singular plaquettes crosses to the host), the ranks share
  * them, and every rank joins them into tips or filaments
  * (core/measure/singularity.h). */
@@ -19,9 +19,17 @@ extern "C" {
  * after sim_fail. Collective under MPI: every rank gets the whole list. */
 long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out);
 
-/* The operations on the host, from the backend's fields (the CPU backend's). */
-void tips_sums_host(sim *s, int va, int vb, double sums[2]);
-long tips_faces_host(sim *s, int va, int vb, double a0, double b0, sing_face **out);
+/* Frees what the GPU half keeps (s->tips_dev) at the simulation's end. */
+void tips_release(sim *s);
+
+/* The GPU half (tips_cu.cu), where the state lives: the sums of va and vb (as
+ * floats) over this rank's owned tissue cells, and the singular plaquettes of
+ * their phase about (a0, b0) whose lower corner this rank owns (a malloc'd
+ * *out; -1 after sim_fail). */
+struct state_view;
+void tips_sums_cu(sim *s, const struct state_view *v, int va, int vb, double sums[2]);
+long tips_faces_cu(sim *s, const struct state_view *v, int va, int vb, double a0, double b0, sing_face **out);
+void tips_release_cu(sim *s);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * array per real (MS_* of core/multiscale/multiscale.h, ncells x n values, cell-major)
  * and the four RyR counts packed in one word, C1 | O1 << 8 | C2 << 16 |
  * C3 << 24. Shared by the CPU stage (core/multiscale/multiscale_stage.h) and the GPU's
- * (cuda/dyad_kernels.cu), which instantiate it after core/engine/instances.h. */
+ * (core/multiscale/dyads_cu.cu), which instantiate it after core/engine/instances.h. */
 
 /* Dyad q's state from the arrays var[MS_NVAR] and ryr. */
 CARDIAC_HD void R(dyad_load)(struct R(dyad) *x, real *const *var, const uint32_t *ryr, size_t q)

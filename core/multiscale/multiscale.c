@@ -6,6 +6,7 @@
 #include "dyad_rng.h"
 #include "threads.h"
 #include "sim.h"
+#include "state_view.h"
 #include "instances.h"
 
 #define CARDIAC_TEMPLATE "multiscale_stage.h"
@@ -146,7 +147,11 @@ int multiscale_create(sim *s, char *err, size_t errlen)
     ms->esize = s->fp64 ? 8 : 4;
     /* the backend has just set every cell to the resting state */
     if (allocate(s, ms) == 0) {
-        if (s->be->dyads_init) return s->be->dyads_init(s, err, errlen);
+        state_view v;
+        sim_view(s, 0, &v);
+#ifdef CARDIAC_HAVE_CUDA
+        if (v.device) return multiscale_init_cu(s, &v, err, errlen);
+#endif
         if (allocate_host(ms) == 0) { init_host(s, ms); return 0; }
     }
     char need[32];
@@ -168,6 +173,9 @@ void multiscale_free(sim *s)
     for (int v = 0; v < MS_NVAR; v++) { free(ms->var[v]); free(ms->next[v]); }
     for (size_t q = 0; q < ms->nclamps; q++) stimulus_free(&ms->clamps[q].when);
     free(ms->clamps);
+#ifdef CARDIAC_HAVE_CUDA
+    if (ms->dev) multiscale_free_cu(ms);
+#endif
     free(ms);
     s->ms = NULL;
 }
@@ -283,10 +291,14 @@ void multiscale_copy(sim *s, void *const *var, uint32_t *ryr, int to_host)
 {
     multiscale *ms = s->ms;
     const size_t nd = ms->ncells * (size_t)ms->n;
-    if (!ms->var[0]) {                             /* the backend keeps them */
-        s->be->dyads_copy(s, var, ryr, to_host);
+#ifdef CARDIAC_HAVE_CUDA
+    if (ms->dev) {                                 /* on the GPU */
+        state_view v;
+        sim_view(s, 0, &v);
+        multiscale_copy_cu(s, &v, var, ryr, to_host);
         return;
     }
+#endif
     for (int v = 0; v < MS_NVAR; v++)
         memcpy(to_host ? var[v] : ms->var[v], to_host ? ms->var[v] : var[v], nd * ms->esize);
     memcpy(to_host ? ryr : ms->ryr, to_host ? ms->ryr : ryr, nd * sizeof *ryr);

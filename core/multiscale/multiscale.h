@@ -34,8 +34,8 @@ typedef struct multiscale {
     size_t *lcell;              /* their local indices (s->lg) */
     uint64_t *gcell;            /* their global indices, the random numbers' key */
     size_t esize;               /* bytes per real: 4 or 8, the state's precision */
-    /* The dyads' state in host memory (CPU backend); NULL where the backend
-     * keeps it itself (backend_ops.dyads_init: the GPU's, cuda/dyad_stage.h). */
+    /* The dyads' state in host memory (CPU backend); NULL where it lives on
+     * the GPU (dev: the GPU half, dyads_cu.cu beside multiscale.c). */
     void *var[MS_NVAR];         /* ncells x n values each, cell-major */
     void *next[MS_NVAR];        /* diffusion's targets (cass, cacyt, cansr) */
     uint32_t *ryr;              /* RyR counts packed C1 | O1 << 8 | C2 << 16 | C3 << 24 */
@@ -43,6 +43,7 @@ typedef struct multiscale {
     ryr_clamp *clamps; size_t nclamps;
     unsigned char *active;      /* per clamp: on in the step of the last multiscale_clamps_at */
     int clamps_dirty;           /* clamps added since */
+    struct gpu_dyads *dev;      /* the dyads in GPU memory (core/multiscale/dyads_cu.h), or NULL */
 } multiscale;
 
 struct sim;
@@ -61,8 +62,8 @@ void multiscale_rest_dyad(const struct sim *s, double v[MS_NVAR], uint32_t *ryr)
  * 0 or -1 with err. */
 int multiscale_check(const struct sim *s, char *err, size_t errlen);
 /* Allocates the dyads of s's owned tissue cells at the resting state
- * (multiscale_check passed), in host memory or through the backend's
- * dyads_init; 0 or -1 with err. */
+ * (multiscale_check passed), in host memory or, where the state lives on
+ * the GPU, in GPU memory (multiscale_init_cu); 0 or -1 with err. */
 int multiscale_create(struct sim *s, char *err, size_t errlen);
 void multiscale_free(struct sim *s);
 /* The dyads' state to (to_host) or from host arrays var[MS_NVAR] (ncells x n
@@ -90,6 +91,20 @@ int multiscale_clamps_at(const struct sim *s, long step);
  * precision), ptab the parameter sets (core/interventions/param_sets.h). Writes the means
  * into var. */
 void multiscale_cpu_step(struct sim *s, void *const *var, const void *ptab, long step);
+
+/* The GPU half (dyads_cu.cu), where the CUDA backend keeps the state: the
+ * dyads allocated at the resting state (ms->dev), copied to or from host
+ * arrays as multiscale_copy, freed; and, from the backend's step, the
+ * simulation's parameters uploaded when a run starts and the stage of the
+ * step that starts at step count `step` (before the cell level reads the
+ * dyads' means), queued on the view's stream. */
+struct state_view;
+int  multiscale_init_cu(struct sim *s, const struct state_view *v, char *err, size_t errlen);
+void multiscale_copy_cu(struct sim *s, const struct state_view *v, void *const *var, uint32_t *ryr, int to_host);
+void multiscale_free_cu(multiscale *ms);
+void multiscale_params_cu(struct sim *s, const struct state_view *v);
+void multiscale_stage_cu(struct sim *s, const struct state_view *v, const uint8_t *plabel, const void *ptable,
+                         long long step);
 
 #ifdef __cplusplus
 }

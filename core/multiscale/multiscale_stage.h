@@ -4,7 +4,7 @@
  * state (dyad_cell_setup), the reaction step of each dyad (dyad_step), then
  * explicit diffusion of cass, cacyt and cansr between neighbouring dyads
  * (thesis eqs. 2.4, 2.8, 2.10; mirror boundaries, eq. 2.22), then the means
- * that the cell level reads (dyad_mean). The GPU's stage (cuda/dyad_kernels.cu)
+ * that the cell level reads (dyad_mean). The GPU's stage (core/multiscale/dyads_cu.cu)
  * calls the same functions. */
 
 #include "dyad_storage.h"

@@ -1,4 +1,4 @@
-// The GPU's dyad stage (cuda/dyad_stage.h). Compiled without -use_fast_math
+// The GPU's dyad stage (core/multiscale/dyads_cu.h). Compiled without -use_fast_math
 // and with -fmad=false (cuda/CMakeLists.txt): every operation of a dyad's
 // step then rounds as gcc's does on the CPU, so that from the same cell
 // coefficients both backends compute the same channel probabilities, bit for
@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
-#include "dyad_stage.h"
+#include "cuda_check.h"
+#include "dyads_cu.h"
+#include "state_view.h"
 #include "launch.h"
 #include "sim.h"
 #include "multiscale.h"
@@ -350,4 +352,40 @@ void gpu_dyads_step(gpu_dyads *g, const dyad_launch &l)
     if (g->fp64) step_typed<double>(g, l);
     else step_typed<float>(g, l);
     for (int v = MS_CASS; v <= MS_CANSR; v++) std::swap(g->var[v], g->next[v]);
+}
+
+// ---- the entry points of core/multiscale/multiscale.c and the backend's step ----
+
+extern "C" int multiscale_init_cu(sim *s, const state_view *v, char *err, size_t errlen)
+{
+    s->ms->dev = gpu_dyads_create(s, (cudaStream_t)v->stream, err, errlen);
+    return s->ms->dev ? 0 : -1;
+}
+
+extern "C" void multiscale_copy_cu(sim *s, const state_view *v, void *const *var, uint32_t *ryr, int to_host)
+{
+    gpu_dyads_copy(s->ms->dev, var, ryr, to_host, (cudaStream_t)v->stream);
+    CU(s, cudaGetLastError());
+}
+
+extern "C" void multiscale_free_cu(multiscale *ms)
+{
+    gpu_dyads_free(ms->dev);
+    ms->dev = nullptr;
+}
+
+extern "C" void multiscale_params_cu(sim *s, const state_view *v)
+{
+    if (s->ms && s->ms->dev) gpu_dyads_params(s->ms->dev, s->m.p, s->m.def->nparam, (cudaStream_t)v->stream);
+}
+
+extern "C" void multiscale_stage_cu(sim *s, const state_view *v, const uint8_t *plabel, const void *ptable, long long step)
+{
+    if (!s->ms || !s->ms->dev) return;
+    cudaStream_t st = (cudaStream_t)v->stream;
+    const int changed = multiscale_clamps_at(s, (long)step);
+    if (changed < 0) { sim_fail(s, "out of memory for the RyR clamps"); return; }
+    if (changed) gpu_dyads_clamps(s->ms->dev, s->ms->clamp, st);
+    dyad_launch a = {v->var, plabel, ptable, s->dt, step, st};
+    gpu_dyads_step(s->ms->dev, a);
 }

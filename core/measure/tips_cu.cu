@@ -1,12 +1,37 @@
-// Phase singularities on the GPU (cuda/singularity_kernels.h): one thread per
-// cell of a rank's stored part, in rows along x. The phase and winding number are the CPU's
-// functions (core/measure/phase_winding.h), in double precision, which the fast-math
-// flags of this library leave alone.
+// Phase singularities on the GPU (the GPU half of core/measure/tips.c): the
+// tissue sums that centre the phase, and the singular plaquettes of a rank's
+// stored part, so that only their list crosses to the host. One thread per
+// cell of the part, in rows along x. The phase and winding number are the
+// CPU's functions (core/measure/phase_winding.h), in double precision, which
+// the fast-math flags of this library leave alone.
+#include <algorithm>
+#include <cstdlib>
+#include "cuda_check.h"
+#include "launch.h"
 #include "phase_winding.h"
-#include "singularity_kernels.h"
+#include "state_view.h"
 #include "store_index.cuh"
+#include "tips.h"
+
+// What the GPU half keeps between calls (one per simulation, made on first
+// use): the sums' partials, the phase field, the plaquettes found and their count.
+struct tips_dev {
+    double *part2;
+    float *phase;
+    sing_face *faces;
+    size_t faces_cap;
+    unsigned long long *count;
+};
 
 namespace {
+
+// A rank's stored part: n cells per axis (row-major, x fastest; the grid's
+// axes, not the kernel view's), the owned cells [own_lo, own_hi), its first
+// cell's global index per axis (off), the whole grid's size (gn, gcells).
+struct phase_part {
+    int dim, n[3], own_lo[3], own_hi[3], off[3], gn[3];
+    size_t gcells;
+};
 
 constexpr int THREADS = 256;
 
@@ -119,13 +144,13 @@ static unsigned phase_sum_blocks(const phase_part &p)
     return g.x * g.y * g.z;
 }
 
-size_t phase_sum_room(const phase_part &p)
+static size_t phase_sum_room(const phase_part &p)
 {
     const size_t nb = phase_sum_blocks(p);
     return 2 * (nb + (nb + THREADS - 1) / THREADS);
 }
 
-void phase_sums(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
+static void phase_sums(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
                 double *part2, cudaStream_t st)
 {
     if (fp64) k_sums<<<rows(p), THREADS, 0, st>>>(m, (const double *)a, (const double *)b, mask, p, part2);
@@ -145,16 +170,110 @@ void phase_sums(const store_map &m, int fp64, const void *a, const void *b, cons
     k_total<<<1, THREADS, 0, st>>>(src, n, A);
 }
 
-void phase_field(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
+static void phase_field(const store_map &m, int fp64, const void *a, const void *b, const uint8_t *mask, const phase_part &p,
                  double a0, double b0, float *th, cudaStream_t st)
 {
     if (fp64) k_phase<<<rows(p), THREADS, 0, st>>>(m, (const double *)a, (const double *)b, mask, p, a0, b0, th);
     else k_phase<<<rows(p), THREADS, 0, st>>>(m, (const float *)a, (const float *)b, mask, p, a0, b0, th);
 }
 
-void singular_plaquettes(const phase_part &p, const float *th, sing_face *out, size_t cap,
+static void singular_plaquettes(const phase_part &p, const float *th, sing_face *out, size_t cap,
                          unsigned long long *count, cudaStream_t st)
 {
     cudaMemsetAsync(count, 0, sizeof *count, st);
     k_plaquettes<<<rows(p), THREADS, 0, st>>>(p, th, out, cap, count);
+}
+
+static phase_part part_of(const sim *s)
+{
+    phase_part p = {};
+    p.dim = s->g.dim;
+    p.gcells = s->g.ncells;
+    for (int d = 0; d < 3; d++) {
+        p.n[d] = s->lg.n[d];
+        p.own_lo[d] = s->own_lo[d];
+        p.own_hi[d] = s->own_hi[d];
+        p.off[d] = s->dc.slo[d];
+        p.gn[d] = s->g.n[d];
+    }
+    return p;
+}
+
+// The cache of s, made on first use; null after sim_fail.
+static tips_dev *cache(sim *s, const state_view *v)
+{
+    if (s->tips_dev) return s->tips_dev;
+    tips_dev *t = (tips_dev *)calloc(1, sizeof *t);
+    if (!t) { sim_fail(s, "out of memory for the phase singularities"); return nullptr; }
+    s->tips_dev = t;
+    if (!CU(s, cudaMalloc(&t->part2, sizeof(double) * phase_sum_room(part_of(s)))) ||
+        !CU(s, cudaMalloc(&t->phase, v->ncells * sizeof(float))) || !CU(s, cudaMalloc(&t->count, sizeof *t->count))) {
+        tips_release_cu(s);
+        return nullptr;
+    }
+    return t;
+}
+
+// Both phase variables in one precision (the kernels read them as one type):
+// a mixed simulation's gate, stored in float, cannot join a double state.
+static bool same_precision(sim *s, const state_view *v, int a, int b)
+{
+    if (v->fp64[a] == v->fp64[b]) return true;
+    const int g = v->fp64[a] ? b : a;
+    sim_fail(s, "phase singularities: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be "
+             "combined with double states there; use two non-gate states, precision 'fp64', or the cpu backend",
+             s->m.def->states[g].name);
+    return false;
+}
+
+extern "C" void tips_sums_cu(sim *s, const state_view *v, int va, int vb, double sums[2])
+{
+    sums[0] = sums[1] = 0;
+    tips_dev *t = cache(s, v);
+    if (!t || !same_precision(s, v, va, vb)) return;
+    cudaStream_t st = (cudaStream_t)v->stream;
+    phase_sums(*(const store_map *)v->store, v->fp64[va], v->var[va], v->var[vb], v->mask, part_of(s), t->part2, st);
+    CU(s, cudaGetLastError());
+    CU(s, cudaMemcpyAsync(sums, t->part2, 2 * sizeof(double), cudaMemcpyDeviceToHost, st));
+    CU(s, cudaStreamSynchronize(st));
+}
+
+// The phase, then the plaquettes; a second pass when the first found more
+// than the list had room for.
+extern "C" long tips_faces_cu(sim *s, const state_view *v, int va, int vb, double a0, double b0, sing_face **out)
+{
+    *out = nullptr;
+    tips_dev *t = cache(s, v);
+    if (!t || !same_precision(s, v, va, vb)) return -1;
+    cudaStream_t st = (cudaStream_t)v->stream;
+    const phase_part p = part_of(s);
+    phase_field(*(const store_map *)v->store, v->fp64[va], v->var[va], v->var[vb], v->mask, p, a0, b0, t->phase, st);
+    unsigned long long n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (n > t->faces_cap || !t->faces) {
+            cudaFree(t->faces);
+            t->faces_cap = std::max<size_t>(n, 65536);
+            if (!CU(s, cudaMalloc(&t->faces, t->faces_cap * sizeof(sing_face)))) { t->faces = nullptr; t->faces_cap = 0; return -1; }
+        }
+        singular_plaquettes(p, t->phase, t->faces, t->faces_cap, t->count, st);
+        CU(s, cudaGetLastError());
+        CU(s, cudaMemcpyAsync(&n, t->count, sizeof n, cudaMemcpyDeviceToHost, st));
+        if (!CU(s, cudaStreamSynchronize(st))) return -1;
+        if (n <= t->faces_cap) break;
+    }
+    if (n == 0) return 0;
+    *out = (sing_face *)malloc(n * sizeof(sing_face));
+    if (!*out) { sim_fail(s, "out of memory for %llu phase singularities", n); return -1; }
+    CU(s, cudaMemcpyAsync(*out, t->faces, n * sizeof(sing_face), cudaMemcpyDeviceToHost, st));
+    if (!CU(s, cudaStreamSynchronize(st))) { free(*out); *out = nullptr; return -1; }
+    return (long)n;
+}
+
+extern "C" void tips_release_cu(sim *s)
+{
+    tips_dev *t = s->tips_dev;
+    if (!t) return;
+    cudaFree(t->part2); cudaFree(t->phase); cudaFree(t->faces); cudaFree(t->count);
+    free(t);
+    s->tips_dev = nullptr;
 }

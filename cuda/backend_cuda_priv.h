@@ -1,0 +1,93 @@
+// The CUDA backend's private state and the functions its files share
+// (cuda/backend_cuda.cu: allocation, stepping, fields; cuda/layout_policy.cu:
+// which layout, steps per kernel and thread block; cuda/split_step.cu: the
+// overlapped stepping of a grid split over ranks). Nothing outside these
+// files includes it: features reach the state through the state view
+// (core/engine/state_view.h).
+#ifndef CARDIAC_BACKEND_CUDA_PRIV_H
+#define CARDIAC_BACKEND_CUDA_PRIV_H
+#include <array>
+#include <vector>
+#include "cuda_check.h"
+#include "exchange.h"
+#include "launch.h"
+#include "sim.h"
+
+struct cuda_data {
+    int layout;
+    size_t esize, nstore;                 // bytes per value (mixed: of the double states), values per state array
+    store_map map;
+    launch_ctx base;                      // the fields that do not change between launches
+    void *state[MODEL_MAX_STATE], *next[MODEL_MAX_STATE];
+    void *istim;
+    int stim_any;
+    std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
+    uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/interventions/param_sets.h)
+    void *ptable;                         // the sets in the state's precision, MODEL_MAX_PARAM apart
+    uint16_t *flags;
+    float *phi;                           // phase field in storage order, or null
+    uint8_t *mask8;                       // the row-major tissue mask (state_view VIEW_MASK), made on first use
+    block_map hblocks;                    // blockDS map with host tables (LAYOUT_BLOCK)
+    uint32_t *dslot, *dorigin;            // its tables on the device
+    int32_t *dnbr;
+    unsigned long long *bad;
+    cudaStream_t compute, copy;
+    cudaEvent_t ev_snap, ev_copy, t0, t1;
+    float *scratch;                       // one float field, for get/set
+    float *dstage[MODEL_MAX_STATE], *hstage[MODEL_MAX_STATE];
+    int nstage;
+    // Split over ranks: the exchange, a second stream on which the interior
+    // computes while the boundary layers' exchange runs on `compute`, and the
+    // owned cells as view boxes {lo0, lo1, lo2, hi0, hi1, hi2}.
+    gpu_exchange *xchg;
+    cudaStream_t interior;
+    cudaEvent_t ev_step, ev_inner;
+    std::vector<std::array<int, 6>> edges;  // the layers next to shared faces
+    std::array<int, 6> inner;               // the rest, which needs no ghost
+    std::array<int, 6> own;                 // all owned cells (view axes)
+    // blockDS: the same as ranges of storage indices [lo, hi): the stored
+    // blocks that reach into the edge layers or ghost layers (first), and
+    // the rest (block rows along z are contiguous in storage)
+    std::vector<std::array<size_t, 2>> qedges;
+    std::array<size_t, 2> qinner;
+    void *facebuf;                          // blockDS, host-staged exchange: one face, packed
+    size_t facecap;
+    bool xy_split;                          // split along x or y (tplane: no overlap)
+};
+
+
+inline cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
+// Bytes of a stored value of state v: 4 for the float-valued gates of
+// precision "mixed" (sim_var_fp64), else the precision's.
+inline size_t var_esize(const sim *s, int v) { return sim_var_fp64(s, v) ? sizeof(double) : sizeof(float); }
+// Grid to kernel view: 2D grids run as nx x 1 x ny so that the kernels that
+// march along z march along y (the view's linear index equals the grid's).
+void make_view(const grid *g, int n[3], int axis_of[3]);
+int fail_init(char *err, size_t errlen, const char *what, cudaError_t e);
+
+// Layout policy (cuda/layout_policy.cu).
+// Why s's configuration cannot run its layout (into err, -1), or 0.
+int layout_refusal(const sim *s, char *err, size_t errlen);
+// The layout s runs: asked for, else the fastest measured for its grid.
+int pick_layout(const sim *s);
+// Steps per kernel by default for a temporal layout on grid g.
+int default_tsteps(const sim *s, const grid *g, int layout);
+// Ghost layers per shared face the layout needs over nranks ranks (backend_ops.ghost_layers).
+int cuda_ghost_layers(const sim *s, const grid *g, int nranks);
+// The thread block of a layout on view n, in threads.
+void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by);
+// tplane's block {bx, by} checked against its tiles and shared memory (into err, -1), or 0.
+int check_tplane_block(const sim *s, const int n[3], int bx, int by, char *err, size_t errlen);
+// Queues one launch of the layout's kernel (c.stream).
+void launch_layout(int layout, const launch_ctx &c);
+
+// Split over ranks (cuda/split_step.cu).
+// Stream priorities: the highest for `compute`, the lowest for `interior`.
+int stream_priority(bool high);
+// The interior stream, the boxes or storage ranges and the exchange.
+int init_split(sim *s, cuda_data *cd, char *err, size_t errlen);
+// One step (naive, blockDS) or k <= K steps (tplane) of a split run.
+void split_step(sim *s, launch_ctx &c);
+void split_tplane_step(sim *s, launch_ctx &c);
+
+#endif
