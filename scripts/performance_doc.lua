@@ -206,6 +206,22 @@ csv_section("docs/data/calcium/scaling-h200x2.csv", "Stochastic calcium: weak sc
     return ("| %d | %s | %d | %.3f | %.0f | %.4f | %s |"):format(r.ranks, r.grid, r.cells, r.ms_per_step,
       r.cell_steps_per_s, r.exchange_ms_per_step, r.gpu)
   end)
+-- The engine's redesign (issue 32): the same three cases by the binaries
+-- before and after, alternately, on one GPU.
+for _, g in ipairs{{"h100", "H100 80GB HBM3"}, {"h200", "H200"}} do
+  csv_section(("docs/data/build-compare-%s.csv"):format(g[1]),
+    ("The engine's redesign: the step before and after (one %s)"):format(g[2]),
+    ("`cardiac protocols/build_compare.lua before|after docs/data/build-compare-%s.csv`, run twice by each "
+      .. "binary, alternately, in one session (NVIDIA %s, 2026-11-25): before is main at 79b9b1a, after the "
+      .. "redesign issue's steps (the features' GPU halves beside their CPU halves and the state view, the "
+      .. "layout table, the backend in three files, the step loop's features); both built with the thesis' "
+      .. "layouts. Median of 5 repetitions after a warm-up (CUDA events); the kernels are the same code, and "
+      .. "every case's mean moved by less than 0.4%%.%s"):format(g[1], g[2], g[1] == "h200" and
+        " (This after-binary preceded a fix of the release units' stage, which read a stale V buffer; the "
+          .. "H100 rows are of the fixed one.)" or ""),
+    {"build", "case", "layout", "ms/step"},
+    function(r) return ("| %s | %s | %s | %.4f |"):format(r.label, r.case, r.layout, r.ms_per_step) end)
+end
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()
