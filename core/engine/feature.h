@@ -28,6 +28,20 @@ typedef struct feature_ops {
     void (*at)(struct sim *s, void *obj);
 } feature_ops;
 
+/* For features that act every `every` steps counted from step `from` (a
+ * sample): the steps from step `now` to the next such step, at most limit,
+ * and whether `now` is one of them and not yet taken (`last`, the step of
+ * the latest). */
+static inline long feature_steps_to_every(long now, long from, long every, long limit)
+{
+    const long d = every - (now - from) % every;
+    return d < limit ? d : limit;
+}
+static inline int feature_due_every(long now, long from, long every, long last)
+{
+    return (now - from) % every == 0 && last != now;
+}
+
 /* Attaches obj (which outlives the simulation's use of it) once: attaching
  * it again does nothing. 0, or -1 when out of memory. */
 int sim_attach(struct sim *s, const feature_ops *ops, void *obj);

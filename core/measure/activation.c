@@ -88,14 +88,13 @@ void sim_track_field(sim *s, tracker *t, int field, float *dst)
 static long tracker_steps_to(const sim *s, void *obj, long limit)
 {
     const tracker *t = obj;
-    const long d = t->every - (s->nstep - t->last_step) % t->every;
-    return d < limit ? d : limit;
+    return feature_steps_to_every(s->nstep, t->last_step, t->every, limit);
 }
 
 static void tracker_at(sim *s, void *obj)
 {
     tracker *t = obj;
-    if ((s->nstep - t->last_step) % t->every != 0 || t->last_step == s->nstep) return;
+    if (!feature_due_every(s->nstep, t->last_step, t->every, t->last_step)) return;
     const double now = sim_time(s);
     track_sample(s, t, (float)(t->t_prev - t->origin), (float)(now - t->origin));
     t->t_prev = now;

@@ -68,14 +68,13 @@ void ecg_record(sim *s, ecg_leads *l)
 static long ecg_steps_to(const sim *s, void *obj, long limit)
 {
     const ecg_leads *l = obj;
-    const long d = l->every - (s->nstep - l->last_step) % l->every;
-    return d < limit ? d : limit;
+    return feature_steps_to_every(s->nstep, l->last_step, l->every, limit);
 }
 
 static void ecg_at(sim *s, void *obj)
 {
     ecg_leads *l = obj;
-    if ((s->nstep - l->last_step) % l->every == 0 && l->last_step != s->nstep) ecg_record(s, l);
+    if (feature_due_every(s->nstep, l->last_step, l->every, l->last_step)) ecg_record(s, l);
 }
 
 static const feature_ops ecg_feature = {FEATURE_MEASUREMENT, ecg_steps_to, ecg_at};

@@ -43,14 +43,13 @@ void probe_record(sim *s, probe *p)
 static long probe_steps_to(const sim *s, void *obj, long limit)
 {
     const probe *p = obj;
-    const long d = p->every - s->nstep % p->every;
-    return d < limit ? d : limit;
+    return feature_steps_to_every(s->nstep, 0, p->every, limit);
 }
 
 static void probe_at(sim *s, void *obj)
 {
     probe *p = obj;
-    if (s->nstep % p->every == 0 && p->last_step != s->nstep) probe_record(s, p);
+    if (feature_due_every(s->nstep, 0, p->every, p->last_step)) probe_record(s, p);
 }
 
 static const feature_ops probe_feature = {FEATURE_MEASUREMENT, probe_steps_to, probe_at};
