@@ -11,23 +11,15 @@
 --   cardiac protocols/defib_atp.lua n=512 backend=cuda
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
-local o = defib.arguments(arg, {
-  kind = "spiral", -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
-  n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "",
-  file = "", fractions = {0.6, 0.7, 0.8, 0.9, 1.0}, pulses = 8, strength = 5, width = 2, radius = 2,
-  site_x = 0, site_y = 0, timings = 4, seed = 1, quiet = 0, sustain = 0, out = "results/defib_atp"}, "defib_atp.lua")
+local o = defib.study_arguments(arg, {   -- and the re-entry's (defib.REENTRY_ARGUMENTS)
+  fractions = {0.6, 0.7, 0.8, 0.9, 1.0}, pulses = 8, strength = 5, width = 2, radius = 2,
+  site_x = 0, site_y = 0, timings = 4, seed = 1, out = "results/defib_atp"}, "defib_atp.lua")
 cardiac.quiet = true
-local t_start = cardiac.clock()
-local L = o.n * o.dx
-local re = defib.reentry{kind = o.kind, L = L, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
-                         settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
-                         file = o.file}
-local t_reentry = cardiac.clock() - t_start
+local re, t_reentry, trial = defib.study_reentry(o)
 -- the site: a disc (2D) or a cylinder along z (3D) about (site_x, site_y), default the corner cell's centre
 local cx, cy = o.site_x > 0 and o.site_x or o.dx / 2, o.site_y > 0 and o.site_y or o.dx / 2
 local site = re.dim == 3 and cardiac.cylinder{center = {cx, cy, 0}, axis = "z", radius = o.radius}
                          or cardiac.sphere{center = {cx, cy}, radius = o.radius}
-local trial = {quiet = o.quiet > 0 and o.quiet or nil, sustain = o.sustain > 0 and o.sustain or nil}
 local cycles = {}
 for q, f in ipairs(o.fractions) do cycles[q] = f * re.cycle end
 local rows = defib.success{reentry = re, name = "cycle", values = cycles, timings = o.timings, seed = o.seed,

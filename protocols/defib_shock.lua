@@ -17,22 +17,13 @@
 --   cardiac protocols/defib_shock.lua kind=scroll n=128 backend=cuda
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
-local o = defib.arguments(arg, {
-  kind = "spiral",        -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
-  n = 90,                 -- cells per side (L = n dx); the depth of a scroll wave is n/4 cells
-  dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "", file = "",
+local o = defib.study_arguments(arg, {   -- and the re-entry's (defib.REENTRY_ARGUMENTS)
   strengths = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1},   -- V units per ms (Karma: U per ms)
   duration = 5, shape = "monophasic", timings = 8, seed = 1,
   at_strength = 0.25, phases = 12,
-  quiet = 0, sustain = 0,  -- 0: one and two cycles of the re-entry
   out = "results/defib_shock"}, "defib_shock.lua")
 cardiac.quiet = true
-local t_start = cardiac.clock()
-local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
-                         settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
-                         file = o.file}
-local t_reentry = cardiac.clock() - t_start
-local trial = {quiet = o.quiet > 0 and o.quiet or nil, sustain = o.sustain > 0 and o.sustain or nil}
+local re, t_reentry, trial = defib.study_reentry(o)
 local function shock(s, at) return defib.shock{strength = s, duration = o.duration, shape = o.shape, at = at} end
 
 local rows = defib.success{reentry = re, name = "strength", values = o.strengths, timings = o.timings, seed = o.seed,

@@ -15,18 +15,11 @@
 --   cardiac protocols/defib_threshold.lua kind=scroll n=128 backend=cuda
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local defib, tables = require "defib", require "tables"
-local o = defib.arguments(arg, {
-  kind = "spiral", -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
-  n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "",
-  file = "", lo = 0.02, hi = 2, tol = 0.01, duration = 5, shape = "monophasic", timings = 4, budget = 0,
-  quiet = 0, sustain = 0, out = "results/defib_threshold"}, "defib_threshold.lua")
+local o = defib.study_arguments(arg, {   -- and the re-entry's (defib.REENTRY_ARGUMENTS)
+  lo = 0.02, hi = 2, tol = 0.01, duration = 5, shape = "monophasic", timings = 4, budget = 0,
+  out = "results/defib_threshold"}, "defib_threshold.lua")
 cardiac.quiet = true
-local t_start = cardiac.clock()
-local re = defib.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx, dt = o.dt, D = o.D,
-                         settle = o.settle, backend = o.backend, precision = o.precision, model = o.model,
-                         file = o.file}
-local t_reentry = cardiac.clock() - t_start
-local trial = {quiet = o.quiet > 0 and o.quiet or nil, sustain = o.sustain > 0 and o.sustain or nil}
+local re, t_reentry, trial = defib.study_reentry(o)
 local rows, each, trials, seconds = {}, {}, 0, 0
 for q = 1, o.timings do
   local phase = (q - 1) / o.timings

@@ -254,35 +254,30 @@ local function from_file(re, o, fn, what)
   return re
 end
 
+-- defib.spiral and defib.scroll: the S1-S2 re-entry of kind in dim dimensions
+-- (what: its name in messages), or the one o.file holds.
+local function s1s2_reentry(o, kind, dim, what)
+  o = o or {}
+  check_keys(o, kind, REENTRY_KEYS)
+  local re = base(o, kind, dim)
+  re.kind = kind
+  if from_file(re, o, kind, what) then return re end
+  local sim = re.make()
+  re.s2 = s1s2(re, sim, o, kind)
+  return finish(re, sim, o, kind, what)
+end
+
 --- defib.spiral{model = "karma", L = 72, dx = 0.6, dt = 0.1, D = 0.1, settle = 700, s2 =, amplitude = 5,
 ---   backend = "auto", precision, layout, file, overwrite, window}: a spiral wave in a 2D sheet L mm wide
 ---   made by an S1-S2 cross-field protocol, run `settle` ms past the S2 and kept in memory. Returns the re-entry:
 ---   re.snapshot (sim:save), re.t, re.cycle (ms, the median activation cycle over the last `window` ms),
 ---   re.ntips, re.mesh, re.make() (a fresh simulation of the same problem, without stimuli), re.tips
 ---   (sim:tips options).
-function D.spiral(o)
-  o = o or {}
-  check_keys(o, "spiral", REENTRY_KEYS)
-  local re = base(o, "spiral", 2)
-  re.kind = "spiral"
-  if from_file(re, o, "spiral", "spiral") then return re end
-  local sim = re.make()
-  re.s2 = s1s2(re, sim, o, "spiral")
-  return finish(re, sim, o, "spiral", "spiral")
-end
+function D.spiral(o) return s1s2_reentry(o, "spiral", 2, "spiral") end
 
 --- defib.scroll{..., depth = L/4}: the same S1-S2 in a 3D block L x L x depth mm: a scroll wave whose
 ---   filament runs through the depth.
-function D.scroll(o)
-  o = o or {}
-  check_keys(o, "scroll", REENTRY_KEYS)
-  local re = base(o, "scroll", 3)
-  re.kind = "scroll"
-  if from_file(re, o, "scroll", "scroll wave") then return re end
-  local sim = re.make()
-  re.s2 = s1s2(re, sim, o, "scroll")
-  return finish(re, sim, o, "scroll", "scroll wave")
-end
+function D.scroll(o) return s1s2_reentry(o, "scroll", 3, "scroll wave") end
 
 --- n = defib.rotors(tips, radius = 2): the rotors among sim:tips' phase singularities. Tips closer than
 ---   `radius` mm (chained) form one group, which counts as many rotors as its charges sum to in absolute
@@ -785,6 +780,33 @@ function D.reentry(o)
   if o.D and o.D > 0 then r.D = o.D end
   if o.model and o.model ~= "" then r.model = o.model end
   return make(r)
+end
+
+--- The key=value arguments every study protocol takes for its re-entry (protocols/defib_*.lua): kind,
+---   n (cells per side, L = n dx), dx, dt, D, depth (cells; 0: n/4), settle, backend, precision, model,
+---   file; and the trials' quiet and sustain (0: the defaults).
+D.REENTRY_ARGUMENTS = {
+  kind = "spiral",   -- spiral (2D), scroll (3D) or breakup (2D multiple wavelets: n=250 dx=0.5)
+  n = 90, dx = 0.8, dt = 0, D = 0, depth = 0, settle = 0, backend = "auto", precision = "fp32", model = "",
+  file = "", quiet = 0, sustain = 0}
+
+--- o = defib.study_arguments(args, defaults, script): defib.arguments over D.REENTRY_ARGUMENTS and the
+---   study's own defaults (which may override them).
+function D.study_arguments(args, defaults, script)
+  local all = {}
+  for k, v in pairs(D.REENTRY_ARGUMENTS) do all[k] = v end
+  for k, v in pairs(defaults) do all[k] = v end
+  return D.arguments(args, all, script)
+end
+
+--- re, seconds, trial = defib.study_reentry(o): the re-entry that study_arguments o describe, the seconds
+---   it took to make, and the trial options (quiet, sustain) for defib.success and defib.threshold.
+function D.study_reentry(o)
+  local t0 = cardiac.clock()
+  local re = D.reentry{kind = o.kind, L = o.n * o.dx, dx = o.dx, depth = (o.depth > 0 and o.depth or o.n // 4) * o.dx,
+                       dt = o.dt, D = o.D, settle = o.settle, backend = o.backend, precision = o.precision,
+                       model = o.model, file = o.file}
+  return re, cardiac.clock() - t0, {quiet = o.quiet > 0 and o.quiet or nil, sustain = o.sustain > 0 and o.sustain or nil}
 end
 
 ---------------------------------------------------------------------------
