@@ -172,6 +172,22 @@ local items = {
             .. "gives the same: 0.600 m/s and the same failing Dz. At 10,000 dyads (GPU): "
             .. "`build/cardiac protocols/calcium_tissue.lua cv dx=0.5 ina_m_shift=10 out=results/calcium_mshift` "
             .. "and `... dz dx=0.5 xy=1 dyads=10000 ina_m_shift=10 stim=80,0.5,0.5 out=results/calcium_mshift`."},
+  {name = "defib_termination", title = "Defibrillation: a published monodomain termination result",
+   source = "the works listed below", needs = "nothing to run",
+   text = "Not reproduced: none of the works examined gives a monodomain shock threshold or success curve with "
+          .. "the model, parameters, geometry and protocol needed to rerun it. Examined (2026-11-25, through public "
+          .. "abstracts and excerpts, not the full texts): A. V. Holden, Defibrillation in models of cardiac muscle, "
+          .. "J. Theor. Med. 2:91-102 (1997), and V. N. Biktashev, A. V. Holden, Reentrant waves and their elimination "
+          .. "in a model of mammalian ventricular tissue, Chaos 8:48-56 (1998): single-pulse and resonant-drift "
+          .. "elimination, no threshold with its full setting in the excerpts; B. J. Morgan et al., Low energy "
+          .. "defibrillation in human cardiac tissue, Biophys. J. 96:1364-1373 (2009): bidomain, not comparable; "
+          .. "D. Suth et al., Chaos control in cardiac dynamics: terminating chaotic states with local minima pacing, "
+          .. "Front. Netw. Physiol. 4:1401661 (2024), T. Lilienkamp, U. Parlitz, Terminating transient chaos in "
+          .. "spatially extended systems, Chaos 30:051108 (2020), and S. Sridhar, S. Sinha, Controlling spatiotemporal "
+          .. "chaos in excitable media using an array of control points (arXiv 0711.1489): control of chaotic states "
+          .. "by pacing, their protocols not read here. What cardiac measures instead (thresholds by bisection, "
+          .. "success against strength and timing, ATP, RyR opening; trials per minute on an H100) is in "
+          .. "docs/defibrillation.md with its commands."},
 }
 
 local function copy(from, to)
