@@ -1,4 +1,5 @@
 /* cardiac.simulation: the monodomain solver object, its probes and output. */
+#include <float.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -438,9 +439,13 @@ static int lsim_set(lua_State *L)
     if (!is_fn && !isfinite(val))
         return cardiac_error(L, "%s: the value of '%s' must be a finite number, got %s", fn, sim_model(s)->def->states[v].name,
                              val != val ? "NaN" : "infinity");
+    const int fp64 = sim_fp64(s);
+    /* an fp32 state would hold infinity */
+    if (!is_fn && !fp64 && fabs(val) > FLT_MAX)
+        return cardiac_error(L, "%s: the value of '%s', %g, is beyond fp32's range (%g); the simulation's precision "
+                             "is fp32", fn, sim_model(s)->def->states[v].name, val, (double)FLT_MAX);
     void *f = state_copy(L, s, v);
     const grid *g = sim_grid(s);
-    const int fp64 = sim_fp64(s);
     for (size_t q = 0; q < n; q++) {
         if (is_fn) {
             int i, j, k;
@@ -456,12 +461,13 @@ static int lsim_set(lua_State *L)
             }
             val = lua_tonumber(L, -1);
             lua_pop(L, 1);
-            if (!isfinite(val)) {
+            if (!isfinite(val) || (!fp64 && fabs(val) > FLT_MAX)) {
                 free(f); free(cells);
                 return cardiac_error(L, "%s: the value function returned %s for '%s' at (%g, %g, %g) mm; values must be "
-                                     "finite", fn, val != val ? "NaN" : "infinity", sim_model(s)->def->states[v].name,
+                                     "finite%s", fn, val != val ? "NaN" : isfinite(val) ? "a value beyond fp32's range"
+                                     : "infinity", sim_model(s)->def->states[v].name,
                                      grid_center(g, 0, i), g->dim > 1 ? grid_center(g, 1, j) : 0,
-                                     g->dim > 2 ? grid_center(g, 2, k) : 0);
+                                     g->dim > 2 ? grid_center(g, 2, k) : 0, fp64 ? "" : " and within fp32's range");
             }
         }
         state_put(fp64, f, cells[q], val);

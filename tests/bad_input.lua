@@ -184,6 +184,18 @@ expect_error("set_D(NaN)", function() sim:set_D(nan) end, "set_D", "'D'", "NaN")
 expect_error("set a state to NaN", function() sim:set("U", nan) end, "'U'", "finite", "NaN")
 expect_error("set a state to infinity by function", function() sim:set("U", function() return inf end) end, "'U'",
              "infinity")
+-- a finite value an fp32 state cannot hold would become infinity in it
+expect_error("set an fp32 state beyond its range", function() sim:set("U", 1e200) end, "'U'", "fp32")
+expect_error("set an fp32 state beyond its range by function", function() sim:set("U", function() return -1e40 end) end,
+             "'U'", "fp32")
+do   -- (an fp64 state holds it)
+  local s64 = cardiac.simulation{mesh = mesh, model = "karma", precision = "fp64"}
+  local ok, n = pcall(s64.set, s64, "U", 1e200, cardiac.box{min = {0, 0}, max = {0.3, 0.3}})
+  local good = ok and n == 1
+  if good then pass = pass + 1 else fail = fail + 1 end
+  print(("%s %-40s %s"):format(good and "ok  " or "FAIL", "an fp64 state takes 1e200", tostring(n)))
+  s64:close()
+end
 expect_error("stimulus times NaN", function()
   cardiac.stimulus{region = cardiac.everywhere(), amplitude = 1, duration = 1, times = {nan}} end, "'times'[1]", "finite")
 expect_error("ECG electrode NaN", function() sim:ecg{electrodes = {{nan, 1}}} end, "electrode 1", "finite")
