@@ -12,8 +12,9 @@
 -- after a warm-up. Also one CPU case (every core of this machine) for scale.
 -- Per dyad and step the stage must move (core/multiscale/dyads_cu.cu): the reaction
 -- reads and writes 7 reals and the packed RyR counts, diffusion reads and
--- writes 3 reals: 88 bytes in fp32, 168 in fp64; and it draws 12 random words
--- (three Philox4x32-10 blocks; 10 used by 10 binomial draws).
+-- writes 3 reals: 88 bytes in fp32, 168 in fp64; and it draws up to 12 random
+-- words (three Philox4x32-10 blocks, the third only where the RyRs' C2 or C3
+-- hold channels; 10 used by 10 binomial draws), counted as 12 below.
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local steps = tonumber(arg and arg[1]) or 20
 local csv_path = arg and arg[2] or "results/calcium_benchmark.csv"

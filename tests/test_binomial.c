@@ -126,8 +126,69 @@ static void edge_cases(void)
     CHECK(lo >= 0 && hi <= 100 && lo < 30 && hi > 70, "extreme words stay in [0, n] and reach the tails (%d, %d)", lo, hi);
 }
 
+/* The inversion without binomial_draw's shortcut (no tail computed where
+ * w >= n q): every draw must give the k it gives, so the shortcut changes
+ * no channel count of any run. */
+static int draw_in_full(int n, double p, uint32_t x)
+{
+    if (n <= 0 || !(p > 0)) return 0;
+    if (p >= 1) return n;
+    const int flip = p > 0.5;
+    const double q = flip ? 1 - p : p;
+    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);
+    double F0;
+    double G = binomial_tail0(n, q, &F0);
+    int k = 0;
+    if (w < G) {
+        const double r = q / (1 - q);
+        double P = n * q * (F0 / (1 - q));
+        for (k = 1; k < n; k++) {
+            G -= P;
+            if (w >= G) break;
+            P *= r * (double)(n - k) / (double)(k + 1);
+        }
+    }
+    return flip ? n - k : k;
+}
+
+static void shortcut_exact(void)
+{
+    static const int ns[] = {1, 2, 3, 15, 49, 100, 300};
+    long tried = 0, differ = 0, shortcut = 0;
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (double lp = -14; lp <= 0; lp += 0.05) {
+            const double p = pow(10, lp) * (lp > -0.31 ? 0.99 : 1);
+            for (int side = 0; side < 2; side++) {
+                const double pp = side ? 1 - p : p, q = pp > 0.5 ? 1 - pp : pp;
+                /* the words about w = n q and about P(X > 0), where the shortcut's bound is closest, and spread ones */
+                double F0, G = binomial_tail0(ns[a], q, &F0);
+                const double edges[2] = {ns[a] * q, G};
+                for (int e = 0; e < 2; e++) {
+                    const double x0 = edges[e] * 4294967296.0 - 0.5;
+                    if (x0 < 0 || x0 > 4294967295.0) continue;
+                    for (int d = -3; d <= 3; d++) {
+                        const double xd = floor(x0) + d;
+                        if (xd < 0 || xd > 4294967295.0) continue;
+                        const uint32_t x = (uint32_t)xd;
+                        tried++;
+                        differ += binomial_draw(ns[a], pp, x) != draw_in_full(ns[a], pp, x);
+                        shortcut += ((double)x + 0.5) * (1.0 / 4294967296.0) >= ns[a] * q * 1.0000001;
+                    }
+                }
+                for (uint32_t i = 0; i < 200; i++) {
+                    const uint32_t x = word(11, (uint64_t)i + 200u * (uint64_t)tried);
+                    tried++;
+                    differ += binomial_draw(ns[a], pp, x) != draw_in_full(ns[a], pp, x);
+                }
+            }
+        }
+    CHECK(differ == 0, "the shortcut changes no draw: %ld of %ld differ", differ, tried);
+    CHECK(shortcut > 1000, "the edge words include shortcut ones (%ld)", shortcut);
+}
+
 int main(void)
 {
+    shortcut_exact();
     goodness_of_fit(15, 0.3, 1000000, 1);      /* L-type channels during the plateau */
     goodness_of_fit(15, 0.002, 1000000, 2);    /* L-type channels near rest */
     goodness_of_fit(100, 0.5, 1000000, 3);
