@@ -190,8 +190,9 @@ csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 
     .. "kernel, most of a step, at 36% occupancy): it draws up to 12 random words (three Philox4x32-10 blocks, "
     .. "the third only where the RyRs' C2 or C3 hold channels; the column counts 12) and up to 10 binomial "
     .. "variates in double precision per dyad-step, a resting channel's without their tail (docs/gpu-notebook.md, "
-    .. "items 10 and 22: 7.8% less time a step than the build without those shortcuts, 16.87 ms in fp32, and 5.1% "
-    .. "in fp64, measured alternately the same day, with the same channel counts). The CPU rows used the GPU "
+    .. "items 10 and 22: with the block sums' warp reductions halving their values at each level, 12.3% less "
+    .. "time a step than the build before those changes, 16.87 ms in fp32, and 6.2% in fp64, each measured "
+    .. "alternately with its predecessor the same day, with the same channel counts). The CPU rows used the GPU "
     .. "machine's 16 cores.",
   {"case", "backend", "precision", "cells", "ms/step", "cell-steps/s", "dyad-steps/s", "GB/s", "%copy",
    "random words/s"},

@@ -78,19 +78,46 @@ __device__ __forceinline__ const T *cell_params(const dyad_args<T> &a, size_t c)
     return a.plabel ? a.ptable + (size_t)a.plabel[c] * MODEL_MAX_PARAM : a.p;
 }
 
-// out[v] = the sum of s[v] over the block's threads, v < NV, in a fixed order
-// (warp shuffles, then the warps in turn). blockDim.x is a multiple of 32.
+// out[v] = the sum of s[v] over the block's threads, v < NV, in a fixed order.
+// Within a warp the values are summed by halving exchanges: with P = NV
+// rounded up to a power of two, at each of the first log2 P levels a lane
+// keeps half of its values and adds its partner's copy of them, so that after
+// them lane l holds one value, j = l / (32 / P), summed over 2^levels lanes;
+// the remaining levels add that one value. A warp exchanges P - 1 + 5 -
+// log2 P doubles instead of 5 NV (NV = 16: 16 instead of 80: the shuffles
+// were a tenth of the reaction kernel's instructions, docs/gpu-notebook.md,
+// item 22). Then the warps' sums, in turn. blockDim.x is a multiple of 32.
+// One halving level of block_sums: H values in v[0 .. 2H) pair up with the
+// partner lane `off` apart; the lower half stays where `off`'s bit is 0.
+template <int H>
+__device__ __forceinline__ void halve(double *v, int lane, int off)
+{
+    if constexpr (H >= 1) {
+        const bool up = lane & off;   // this lane keeps the upper half, its partner the lower
+#pragma unroll
+        for (int i = 0; i < H; i++) {
+            const double keep = up ? v[i + H] : v[i], send = up ? v[i] : v[i + H];
+            v[i] = keep + __shfl_xor_sync(0xffffffffu, send, off);
+        }
+        halve<H / 2>(v, lane, off / 2);
+    }
+}
+
 template <int NV>
 __device__ __forceinline__ void block_sums(const double *s, double *out)
 {
+    static_assert(NV >= 1 && NV <= 32, "block_sums: 1 to 32 values");
+    constexpr int P = NV <= 1 ? 1 : NV <= 2 ? 2 : NV <= 4 ? 4 : NV <= 8 ? 8 : NV <= 16 ? 16 : 32;
     __shared__ double warp_sum[32][NV];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    double v[P];
 #pragma unroll
-    for (int v = 0; v < NV; v++) {
-        double x = s[v];
-        for (int off = 16; off > 0; off >>= 1) x += __shfl_down_sync(0xffffffffu, x, off);
-        if (!lane) warp_sum[warp][v] = x;
-    }
+    for (int i = 0; i < P; i++) v[i] = i < NV ? s[i] : 0.0;
+    halve<P / 2>(v, lane, 16);
+#pragma unroll
+    for (int off = 16 / P; off >= 1; off /= 2) v[0] += __shfl_xor_sync(0xffffffffu, v[0], off);
+    const int span = 32 / P, j = lane / span;
+    if (lane % span == 0 && j < NV) warp_sum[warp][j] = v[0];
     __syncthreads();
     if (threadIdx.x < NV) {
         double t = 0;
