@@ -573,6 +573,7 @@ static int lsim_probe(lua_State *L)
         if (every < 1) every = 1;
     }
     probe *p = sim_add_probe(s, name, cells, n, vars, nv, every);
+    if (!p) return cardiac_error(L, "%s: out of memory adding probe '%s'", fn, name);
     lprobe *lp = lua_newuserdatauv(L, sizeof *lp, 1);
     lp->p = p;
     luaL_setmetatable(L, PROBE_MT);

@@ -4,8 +4,8 @@
  * (sim_attach); the step loop (core/engine/sim.c) then asks every attached
  * feature how many steps from now it next needs a step boundary, stops
  * there, and calls it: interventions first, then measurements, so that what
- * is measured at a boundary includes what was applied there. The engine
- * knows nothing else of them; each keeps its own state and reaches the
+ * is measured at a boundary includes what was applied there; and releases it
+ * when the simulation ends. The engine knows nothing else of them; each keeps its own state and reaches the
  * backend's state through the view (core/engine/state_view.h). */
 #ifndef CARDIAC_FEATURE_H
 #define CARDIAC_FEATURE_H
@@ -26,6 +26,9 @@ typedef struct feature_ops {
     /* At the current step boundary: acts if it is due there (failures
      * through sim_fail). */
     void (*at)(struct sim *s, void *obj);
+    /* The simulation ends: frees obj and what it holds (before the backend
+     * is freed, so device buffers go first). */
+    void (*release)(struct sim *s, void *obj);
 } feature_ops;
 
 /* For features that act every `every` steps counted from step `from` (a
@@ -43,7 +46,8 @@ static inline int feature_due_every(long now, long from, long every, long last)
 }
 
 /* Attaches obj (which outlives the simulation's use of it) once: attaching
- * it again does nothing. 0, or -1 when out of memory. */
+ * it again does nothing. 0, or -1 when out of memory (obj is then the
+ * caller's to free). */
 int sim_attach(struct sim *s, const feature_ops *ops, void *obj);
 
 #ifdef __cplusplus

@@ -190,31 +190,18 @@ void sim_destroy(sim *s)
     if (!s) return;
     if (s->out) h5out_close(s->out, s);
     halo_free(s);
-    for (size_t q = 0; q < s->ntrackers; q++) {
-        track_release(s->trackers[q]);
-        free(s->trackers[q]);
-    }
-    free(s->trackers);
+    for (size_t q = s->nfeatures; q-- > 0;) s->features[q].ops->release(s, s->features[q].obj);
     free(s->features);
-    for (size_t q = 0; q < s->necgs; q++) ecg_release(s->ecgs[q]);
+    free(s->trackers);   /* (their objects went with the features) */
     free(s->ecgs);
+    free(s->probes);
     multiscale_free(s);
     tips_release(s);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);
     free(s->stim_on);
-    sim_free_clamps(s);
     sim_free_param_sets(s);
-    for (size_t q = 0; q < s->nprobes; q++) {
-        probe_free_dev(s->probes[q]);
-        free(s->probes[q]->cells);
-        free(s->probes[q]->lcells);
-        free(s->probes[q]->t);
-        free(s->probes[q]->data);
-        free(s->probes[q]);
-    }
-    free(s->probes);
     grid_free(&s->g);
     grid_free(&s->lg);
     decomp_free(&s->dc);

@@ -69,7 +69,13 @@ static long clamps_steps_to(const sim *s, void *obj, long limit)
     return limit;
 }
 
-static const feature_ops clamps_feature = {FEATURE_INTERVENTION, clamps_steps_to, clamps_at};
+static void clamps_release(sim *s, void *obj)
+{
+    (void)obj;
+    sim_free_clamps(s);
+}
+
+static const feature_ops clamps_feature = {FEATURE_INTERVENTION, clamps_steps_to, clamps_at, clamps_release};
 
 void sim_free_clamps(sim *s)
 {

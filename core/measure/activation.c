@@ -101,7 +101,14 @@ static void tracker_at(sim *s, void *obj)
     t->last_step = s->nstep;
 }
 
-static const feature_ops tracker_feature = {FEATURE_MEASUREMENT, tracker_steps_to, tracker_at};
+static void tracker_release(sim *s, void *obj)
+{
+    (void)s;
+    track_release(obj);
+    free(obj);
+}
+
+static const feature_ops tracker_feature = {FEATURE_MEASUREMENT, tracker_steps_to, tracker_at, tracker_release};
 
 int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
 {

@@ -77,7 +77,13 @@ static void ecg_at(sim *s, void *obj)
     if (feature_due_every(s->nstep, l->last_step, l->every, l->last_step)) ecg_record(s, l);
 }
 
-static const feature_ops ecg_feature = {FEATURE_MEASUREMENT, ecg_steps_to, ecg_at};
+static void ecg_feature_release(sim *s, void *obj)
+{
+    (void)s;
+    ecg_release(obj);
+}
+
+static const feature_ops ecg_feature = {FEATURE_MEASUREMENT, ecg_steps_to, ecg_at, ecg_feature_release};
 
 ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long every)
 {

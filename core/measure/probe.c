@@ -52,7 +52,19 @@ static void probe_at(sim *s, void *obj)
     if (feature_due_every(s->nstep, 0, p->every, p->last_step)) probe_record(s, p);
 }
 
-static const feature_ops probe_feature = {FEATURE_MEASUREMENT, probe_steps_to, probe_at};
+static void probe_destroy(sim *s, void *obj)
+{
+    (void)s;
+    probe *p = obj;
+    probe_free_dev(p);
+    free(p->cells);
+    free(p->lcells);
+    free(p->t);
+    free(p->data);
+    free(p);
+}
+
+static const feature_ops probe_feature = {FEATURE_MEASUREMENT, probe_steps_to, probe_at, probe_destroy};
 
 probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
                      const int *vars, int nvars, long every)
@@ -68,9 +80,10 @@ probe *sim_add_probe(sim *s, const char *name, const size_t *cells, size_t n,
     p->nvars = nvars;
     p->every = every;
     p->last_step = -1;
-    s->probes = realloc(s->probes, (s->nprobes + 1) * sizeof *s->probes);
+    probe **list = realloc(s->probes, (s->nprobes + 1) * sizeof *list);
+    if (list) s->probes = list;
+    if (!list || sim_attach(s, &probe_feature, p) != 0) { probe_destroy(s, p); return NULL; }
     s->probes[s->nprobes++] = p;
-    sim_attach(s, &probe_feature, p);   /* (after the list: sim_destroy frees it with the others) */
     return p;
 }
 
