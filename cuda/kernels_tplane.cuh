@@ -39,7 +39,7 @@
 // not overwrite them, level K-1's ring has a fourth slot (docs/gpu-notebook.md, item
 // 16: 6.6% at 512^3 fp32).
 //
-// Under mpirun (split_tplane_step, cuda/backend_cuda.cu) a rank stores its
+// Under mpirun (split_tplane_step, cuda/split_step.cu) a rank stores its
 // owned cells with K ghost layers of every state on each face it shares: a
 // launch writes only the box it is given (the owned planes [zb, ze), and
 // columns and rows under a split along x or y) and reads the K planes beyond

@@ -97,7 +97,7 @@ int tblock_cells_per_thread();
 // 64-register threads one row more at K = 2 (Karma fp32: 6) made 2.7 times
 // the stack and ran 1.13-1.28x slower (docs/gpu-notebook.md, item 15). by_smem counts
 // 3K planes; tplane_smem gives the exact size, which the block's shape is
-// fitted to (cuda/backend_cuda.cu).
+// fitted to (tplane_shape, cuda/layout_policy.cu).
 constexpr int tplane_cells_per_thread(int nstate, int esize, int K, int threads)
 {
     const int wide = threads == 512;
