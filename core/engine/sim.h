@@ -202,13 +202,10 @@ size_t sim_keep_local(const sim *s, size_t *cells, size_t n);
 /* Takes ownership of the stimulus. */
 void sim_add_stimulus(sim *s, stimulus *st);
 /* Probes (core/measure/probe.c, the CPU half, and probe_cu.cu, the GPU half):
- * probe_record takes sample nsamples of p now (the GPU queues it and fills
- * its row at the next sync: probe_flush); probe_free_dev frees the GPU
- * half's buffers. */
+ * a sample is taken at its step (the GPU queues it and fills its row at the
+ * next sync: probe_flush). */
 struct state_view;
-void probe_record(sim *s, probe *p);
 void probe_flush(sim *s, probe *p);
-void probe_free_dev(probe *p);
 void probe_record_cu(sim *s, const struct state_view *v, probe *p, size_t row);
 void probe_flush_cu(sim *s, const struct state_view *v, probe *p);
 void probe_free_cu(probe *p);

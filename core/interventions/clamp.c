@@ -69,15 +69,7 @@ static long clamps_steps_to(const sim *s, void *obj, long limit)
     return limit;
 }
 
-static void clamps_release(sim *s, void *obj)
-{
-    (void)obj;
-    sim_free_clamps(s);
-}
-
-static const feature_ops clamps_feature = {FEATURE_INTERVENTION, clamps_steps_to, clamps_at, clamps_release};
-
-void sim_free_clamps(sim *s)
+static void free_clamps(sim *s)
 {
     for (size_t q = 0; q < s->nclamps; q++) {
 #ifdef CARDIAC_HAVE_CUDA
@@ -89,3 +81,11 @@ void sim_free_clamps(sim *s)
     s->clamps = NULL;
     s->nclamps = 0;
 }
+
+static void clamps_release(sim *s, void *obj)
+{
+    (void)obj;
+    free_clamps(s);
+}
+
+static const feature_ops clamps_feature = {FEATURE_INTERVENTION, clamps_steps_to, clamps_at, clamps_release};

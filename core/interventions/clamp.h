@@ -23,11 +23,10 @@ extern "C" {
 
 struct sim;
 
-/* Takes ownership of when (its cells are global indices, tissue cells only). */
+/* Takes ownership of when (its cells are global indices, tissue cells
+ * only). The clamps act at the step boundaries where they hold (a feature of
+ * the step loop, core/engine/feature.h; queued on the backend). */
 void sim_add_clamp(struct sim *s, stimulus *when, int var, double value);
-/* The clamps act at the step boundaries where they hold (a feature of the
- * step loop, core/engine/feature.h; queued on the backend). */
-void sim_free_clamps(struct sim *s);
 
 /* The GPU half (clamp_cu.cu): queues c's value into its cells of the state. */
 struct state_view;

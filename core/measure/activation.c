@@ -13,7 +13,7 @@
 const char *const track_field_names[TRACK_NFIELDS] = {"first", "last", "repol", "apd", "di", "count"};
 const char *const track_field_units[TRACK_NFIELDS] = {"ms", "ms", "ms", "ms", "ms", "1"};
 
-void track_release(tracker *t)
+static void track_release(tracker *t)
 {
     if (t->device) {
 #ifdef CARDIAC_HAVE_CUDA
@@ -27,7 +27,7 @@ void track_release(tracker *t)
     memset(a, 0, sizeof *a);
 }
 
-int track_begin(sim *s, tracker *t)
+static int track_begin(sim *s, tracker *t)
 {
     state_view v;
     sim_view(s, 0, &v);
@@ -47,7 +47,7 @@ int track_begin(sim *s, tracker *t)
     return 0;
 }
 
-void track_sample(sim *s, tracker *t, float tp, float tnow)
+static void track_sample(sim *s, tracker *t, float tp, float tnow)
 {
     state_view v;
     sim_view(s, 0, &v);
@@ -60,7 +60,7 @@ void track_sample(sim *s, tracker *t, float tp, float tnow)
         track_cell(t->a, (size_t)c, (float)view_value(&v, t->var, (size_t)c), tp, tnow, t->threshold, t->fraction);
 }
 
-void track_read(sim *s, tracker *t, int field, float *dst)
+static void track_read(sim *s, tracker *t, int field, float *dst)
 {
     state_view v;
     sim_view(s, 0, &v);

@@ -103,16 +103,12 @@ typedef struct tracker {
 struct sim;
 struct state_view;
 
-/* A tracker's arrays beside the state (CPU half below in activation.c, GPU
- * half in activation_cu.cu): track_begin allocates them on first use and
- * resets them from the current state, track_sample queues one sample at
- * times tp -> t (ms after the origin), track_read waits and copies one map
- * (TRACK_*, row-major over the rank's cells) to host memory, track_release
- * frees them. track_begin returns -1 after sim_fail. */
-int  track_begin(struct sim *s, tracker *t);
-void track_sample(struct sim *s, tracker *t, float tp, float tnow);
-void track_read(struct sim *s, tracker *t, int field, float *dst);
-void track_release(tracker *t);
+/* A tracker's arrays beside the state, GPU half (activation_cu.cu; the CPU
+ * half is in activation.c): begin allocates them on first use and resets
+ * them from the current state, sample queues one sample at times tp -> t (ms
+ * after the origin), read waits and copies one map (TRACK_*, row-major over
+ * the rank's cells) to host memory, release frees them. begin returns -1
+ * after sim_fail. */
 int  track_begin_cu(struct sim *s, const struct state_view *v, tracker *t);
 void track_sample_cu(struct sim *s, const struct state_view *v, tracker *t, float tp, float tnow);
 void track_read_cu(struct sim *s, const struct state_view *v, tracker *t, int field, float *dst);

@@ -46,7 +46,8 @@ static void ecg_sum(sim *s, ecg_leads *l, double *acc)
     ecg_sum_host(s, &v, l->el, l->ne, acc);
 }
 
-void ecg_record(sim *s, ecg_leads *l)
+/* One sample of every electrode of l now (waits for the backend; collective under MPI). */
+static void ecg_record(sim *s, ecg_leads *l)
 {
     if (l->nsamples == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 1024;
@@ -61,6 +62,16 @@ void ecg_record(sim *s, ecg_leads *l)
     par_sum_doubles(row, l->ne);
     l->t[l->nsamples++] = sim_time(s);
     l->last_step = s->nstep;
+}
+
+static void ecg_release(ecg_leads *l)
+{
+#ifdef CARDIAC_HAVE_CUDA
+    if (l->dev_acc) ecg_release_cu(l);   /* (no CUDA call where the GPU was never used) */
+#endif
+    free(l->t);
+    free(l->phi);
+    free(l);
 }
 
 /* A feature of the step loop (core/engine/feature.h): a sample every `every`
@@ -99,14 +110,4 @@ ecg_leads *sim_add_ecg(sim *s, const char *name, const double *el, int ne, long 
     if (sim_attach(s, &ecg_feature, l) != 0) { s->necgs--; ecg_release(l); return NULL; }
     ecg_record(s, l);
     return l;
-}
-
-void ecg_release(ecg_leads *l)
-{
-#ifdef CARDIAC_HAVE_CUDA
-    if (l->dev_acc) ecg_release_cu(l);   /* (no CUDA call where the GPU was never used) */
-#endif
-    free(l->t);
-    free(l->phi);
-    free(l);
 }

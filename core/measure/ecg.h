@@ -57,11 +57,9 @@ typedef struct ecg_leads {
 
 struct state_view;
 
-/* One sample of every electrode of l at the current time (waits for the
- * backend; collective under MPI): the CPU half sums on the host (ecg.c), the
- * GPU half where the state lives (ecg_cu.cu). */
-void ecg_record(struct sim *s, ecg_leads *l);
-void ecg_release(ecg_leads *l);
+/* The GPU half of a sample of every electrode (ecg.c sums on the host
+ * where the state is there): the sum over this rank's owned tissue cells
+ * where the state lives; and freeing its buffer. */
 void ecg_sum_cu(struct sim *s, const struct state_view *v, ecg_leads *l, double *acc);
 void ecg_release_cu(ecg_leads *l);
 

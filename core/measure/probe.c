@@ -13,7 +13,7 @@
 #include "sim.h"
 #include "state_view.h"
 
-void probe_record(sim *s, probe *p)
+static void probe_record(sim *s, probe *p)
 {
     if (p->nsamples - p->first == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 256;
@@ -50,6 +50,15 @@ static void probe_at(sim *s, void *obj)
 {
     probe *p = obj;
     if (feature_due_every(s->nstep, 0, p->every, p->last_step)) probe_record(s, p);
+}
+
+static void probe_free_dev(probe *p)
+{
+#ifdef CARDIAC_HAVE_CUDA
+    if (p->dev) probe_free_cu(p);
+#else
+    (void)p;
+#endif
 }
 
 static void probe_destroy(sim *s, void *obj)
@@ -97,15 +106,6 @@ void probe_flush(sim *s, probe *p)
     }
 #else
     (void)s; (void)p;
-#endif
-}
-
-void probe_free_dev(probe *p)
-{
-#ifdef CARDIAC_HAVE_CUDA
-    if (p->dev) probe_free_cu(p);
-#else
-    (void)p;
 #endif
 }
 
