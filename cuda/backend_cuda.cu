@@ -568,7 +568,6 @@ static void cuda_view(sim *s, unsigned want, state_view *v)
     }
     v->rest = s->m.rest;
     v->ncells = s->lg.ncells;
-    v->nstore = cd->nstore;
     v->store = &cd->map;
     v->stream = cd->compute;
     if ((want & VIEW_MASK) && ensure_mask8(s)) v->mask = cd->mask8;

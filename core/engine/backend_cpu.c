@@ -211,7 +211,6 @@ static void cpu_view(sim *s, unsigned want, state_view *v)
     }
     v->rest = s->m.rest;
     v->ncells = s->lg.ncells;
-    v->nstore = cd->nstore;
     v->blocks = cd->blocked ? &cd->bm : NULL;
 }
 

@@ -30,7 +30,6 @@ typedef struct state_view {
     unsigned char fp64[MODEL_MAX_STATE]; /* the values of var[v] are double (1) or float (0) */
     const double *rest;                  /* the value of cells that are not stored */
     size_t ncells;                       /* cells of the rank's part (row-major over s->lg) */
-    size_t nstore;                       /* values per array */
     const block_map *blocks;             /* host: the blockDS map, or NULL when stored row-major */
     const void *store;                   /* device: the storage map (struct store_map) */
     const unsigned char *mask;           /* device: the row-major tissue mask of s->lg, when asked for (VIEW_MASK) */
