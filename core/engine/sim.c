@@ -529,7 +529,10 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
     if (sim_record(s, err, errlen) != 0) return -1;
     const long start = s->nstep;
     double last_report = wall_seconds(), last_check = last_report;
-    long chunk = 1;          /* steps queued between checks; grows to ~0.1 s of work */
+    /* steps queued between checks; grows to ~0.1 s of work and is kept for
+     * the next call, so that runs in short slices (sim:start) do not check
+     * after 1, 2, 4, ... steps each time */
+    long chunk = s->chunk > 0 ? s->chunk : 1;
     long since_check = 0;
     int rc = 0;
     while (s->nstep - start < nsteps) {
@@ -564,6 +567,7 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
     if (rc >= 0) {
         if (write_pending_frame(s, err, errlen) != 0 || checkpoint(s, err, errlen) != 0) rc = -1;
     }
+    s->chunk = chunk;
     if (prog) prog(ctx, s, s->nstep - start, nsteps, 1);
     return rc;
 }
