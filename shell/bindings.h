@@ -45,6 +45,10 @@ int lsim_param(lua_State *L);
 int lsim_param_sets(lua_State *L);
 int lsim_clamp(lua_State *L);
 int lsim_clamp_ryr(lua_State *L);
+int lsim_start(lua_State *L);       /* l_steer.c: runs in the background */
+int lsim_pause(lua_State *L);
+int lsim_wait(lua_State *L);
+int lsim_watch(lua_State *L);
 /* The state variable named at idx (V when nil); errors mention fn. */
 int sim_var_arg(lua_State *L, const struct sim *s, int idx, const char *fn);
 void open_ecg(lua_State *L);

@@ -116,13 +116,31 @@ const help_entry help_entries[] = {
 "  blocks of its part. sim.decomp = {dims, cuts (per axis, 0-based cells), balance, tissue\n"
 "  (per rank), whole_on_rank0 (a grid too thin to split: rank 0 computes it)}.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
-"          decomp, output_file, dx_resolved, resolved.\n"
+"          decomp, output_file, dx_resolved, resolved, running.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
-"           save, restore, benchmark, close."},
+"           save, restore, benchmark, close; in the background: start, pause, wait, watch."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms: the nearest whole number of steps, the remainder carried to the next\n"
 "  run, so that short runs add up. Ctrl-C stops at the next step; run again to continue."},
 {"simulation:step", "sim:step([n = 1]) -> t: advances n time steps."},
+{"simulation:start",
+"sim:start(ms): runs ms more in the background and returns at once; sim:start() resumes a paused run.\n"
+"  The run steps while the prompt waits for keys (in slices of about 25 ms), so the session stays\n"
+"  live: a line typed meanwhile (sim.t, sim:stats, sim:png, sim:set_D, sim:set_param,\n"
+"  sim:add_stimulus, sim:clamp, ...) is evaluated whole at the next step boundary, in the order\n"
+"  typed, and under mpirun at the same step on every rank. The values equal sim:run's bit for bit.\n"
+"  Ctrl-C at the prompt pauses every started run. A script's started runs step in sim:wait() and\n"
+"  end before the shell exits. sim:run and sim:step are refused while it runs.\n"
+"  e.g. sim:start(1000)  ...  sim:set_D(0.05)  ...  sim:pause()"},
+{"simulation:pause", "sim:pause() -> t: stops a started run at the current step boundary; sim:start() resumes it."},
+{"simulation:wait", "sim:wait() -> t: steps the started runs (all of them) until this one ends; Ctrl-C pauses them\n"
+"  and raises \"interrupted\"."},
+{"simulation:watch",
+"sim:watch{file = \"wave.png\", every = ms, var = V, z = slice, min =, max =, scale =, overwrite = false}\n"
+"  Writes a picture of var now and again every `every` ms of simulated time (sim:run or sim:start),\n"
+"  replacing the file each time (a new file, then a rename), so an image viewer open on it shows\n"
+"  the wave moving; a z slice in 3D. The same file again changes that watch; sim:watch(false)\n"
+"  stops every watch (the file keeps the last picture)."},
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
 {"simulation:at", "sim:at(var, x [, y [, z]]) -> value at the cell containing a point (mm)."},
 {"simulation:cell", "sim:cell(i [, j [, k]]) -> {state = value, ...}: the whole state of a cell."},

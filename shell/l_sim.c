@@ -16,6 +16,7 @@
 #include "picture.h"
 #include "layouts.h"
 #include "sim.h"
+#include "steer.h"
 
 typedef struct { sim *s; } lsim;
 typedef struct { probe *p; } lprobe;   /* uservalue 1: the owning simulation */
@@ -215,6 +216,7 @@ static int lsim_new(lua_State *L)
 static int lsim_gc(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
+    if (ls->s) steer_forget(L, ls->s);
     sim_destroy(ls->s);
     ls->s = NULL;
     return 0;
@@ -251,6 +253,14 @@ static void progress(void *ctx, const sim *s, long done, long total, int final)
     fflush(stderr);
 }
 
+/* Raises when s steps in the background: a blocking run would race it. */
+static void not_started(lua_State *L, const sim *s, const char *fn)
+{
+    if (steer_running(s))
+        cardiac_error(L, "%s: the simulation is running in the background (sim:start); sim:wait() or sim:pause() "
+                      "first", fn);
+}
+
 static int advance(lua_State *L, sim *s, long nsteps)
 {
     char err[512];
@@ -276,6 +286,7 @@ static int lsim_step(lua_State *L)
     sim *s = check_sim(L, 1);
     lua_Integer n = luaL_optinteger(L, 2, 1);
     if (n < 0) return cardiac_error(L, "simulation:step: the number of steps must be non-negative, got %d", (int)n);
+    not_started(L, s, "simulation:step");
     return advance(L, s, (long)n);
 }
 
@@ -286,6 +297,7 @@ static int lsim_run(lua_State *L)
     if (!(ms >= 0) || !isfinite(ms))
         return cardiac_error(L, "simulation:run: duration must be a non-negative, finite number of ms, got %s",
                              ms != ms ? "NaN" : isinf(ms) ? "infinity" : lua_tostring(L, 2));
+    not_started(L, s, "simulation:run");
     return advance(L, s, sim_steps_for(s, ms));
 }
 
@@ -892,6 +904,7 @@ static int lsim_benchmark(lua_State *L)
     long reps = args_integer(L, 2, fn, "repeat", 5, 0, 1);
     long warm = args_integer(L, 2, fn, "warmup", 200, 0, 0);
     if (reps > 1000) return cardiac_error(L, "%s: 'repeat' must be at most 1000, got %ld", fn, reps);
+    not_started(L, s, fn);
     char err[512];
     double ms[1000];
     if (sim_advance(s, 0, NULL, NULL, NULL, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
@@ -961,6 +974,7 @@ static int lsim_index(lua_State *L)
         else lua_pushboolean(L, bad < 0);
     }
     else if (!strcmp(k, "output_file")) lua_pushstring(L, sim_output_path(s));
+    else if (!strcmp(k, "running")) lua_pushboolean(L, steer_running(s));
     else if (!strcmp(k, "D")) {
         lua_createtable(L, sim_grid(s)->dim, 0);
         for (int a = 0; a < sim_grid(s)->dim; a++) { lua_pushnumber(L, sim_D(s)[a]); lua_rawseti(L, -2, a + 1); }
@@ -972,8 +986,11 @@ static int lsim_tostring(lua_State *L)
 {
     lsim *ls = luaL_checkudata(L, 1, SIM_MT);
     if (!ls->s) { lua_pushliteral(L, "cardiac.simulation (closed)"); return 1; }
-    lua_pushfstring(L, "cardiac.simulation (%s on %d cells, %s backend, t = %f ms)", sim_model(ls->s)->def->name,
-                    (int)sim_grid(ls->s)->ntissue, sim_backend_name(ls->s), sim_time(ls->s));
+    const long left = steer_left(ls->s);
+    lua_pushfstring(L, "cardiac.simulation (%s on %d cells, %s backend, t = %f ms%s%s)", sim_model(ls->s)->def->name,
+                    (int)sim_grid(ls->s)->ntissue, sim_backend_name(ls->s), sim_time(ls->s),
+                    left ? (steer_running(ls->s) ? ", running, " : ", paused, ") : "",
+                    left ? lua_pushfstring(L, "%d steps left", (int)left) : "");
     return 1;
 }
 
@@ -987,7 +1004,8 @@ void open_simulation(lua_State *L)
         {"probe", lsim_probe}, {"output", lsim_output}, {"close_output", lsim_close_output},
         {"png", lsim_png}, {"benchmark", lsim_benchmark}, {"diff", lsim_diff}, {"close", lsim_close},
         {"activation", lsim_activation}, {"checkpoint", lsim_checkpoint}, {"restore", lsim_restore},
-        {"save", lsim_save},
+        {"save", lsim_save}, {"start", lsim_start}, {"pause", lsim_pause}, {"wait", lsim_wait},
+        {"watch", lsim_watch},
         {"tips", lsim_tips}, {"ecg", lsim_ecg}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
         {"__gc", lsim_gc}, {"__close", lsim_gc}, {"__index", lsim_index}, {"__tostring", lsim_tostring}, {NULL, NULL}};

@@ -14,6 +14,8 @@
 #include "fpenv.h"
 #include "par.h"
 #include "shell.h"
+#include "steer.h"
+#include "terminal.h"
 #include "version.h"
 
 volatile int cardiac_interrupted = 0;
@@ -267,7 +269,7 @@ int main(int argc, char **argv)
 
     int status = LUA_OK;
     int last = script ? script : argc;
-    int tty = isatty(0);
+    int tty = par_rank() == 0 && terminal_available();
     par_bcast(&tty, sizeof tty);   /* rank 0's terminal decides for all */
     for (int i = 1; i < last && status == LUA_OK; i++) {
         if (strcmp(argv[i], "-e")) continue;
@@ -277,7 +279,8 @@ int main(int argc, char **argv)
     if (status == LUA_OK && script) status = run_script(L, argv[script], argv, argc, script + 1);
     if (status == LUA_OK && !script && !nexec && !interactive && !tty)
         status = run_script(L, "-", argv, argc, argc);
-    if (status == LUA_OK && (interactive || (!script && !nexec && tty))) shell_repl(L);
+    if (status == LUA_OK && (interactive || (!script && !nexec && tty))) shell_repl(L, interactive);
+    else if (status == LUA_OK) steer_finish(L);   /* a script's started runs end before the shell does */
     /* Under MPI an error that stopped every rank (bad input, Ctrl-C) ends the
        job cleanly: output files are closed together. An error on some ranks
        only ends the job after 5 s (when the others did not arrive), with that

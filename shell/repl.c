@@ -3,6 +3,8 @@
  * and the session goes on. On a terminal it uses readline with a history file
  * (~/.cardiac_history) and tab completion of globals, fields and methods. */
 #include <lauxlib.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -12,12 +14,15 @@
 #include <unistd.h>
 #include "par.h"
 #include "shell.h"
+#include "steer.h"
+#include "terminal.h"
 
 #define PROMPT1 "> "
 #define PROMPT2 ">> "
 
 static lua_State *replL;
-static int tty;
+static int tty;       /* rank 0 reads a terminal through readline */
+static int prompts;   /* plain lines with prompts (-i under mpirun without a terminal) */
 
 /* ---- completion ---------------------------------------------------------- */
 
@@ -108,44 +113,138 @@ static char **complete(const char *text, int start, int end)
 
 /* ---- reading and evaluating ---------------------------------------------- */
 
-/* Ctrl-C at the prompt clears the line and shows a new prompt, as a shell
- * does (the session and its simulations stay); during evaluation it
- * interrupts the code (shell_call's handler). The readline calls are those
- * its manual gives for this, run from the handler as readline programs do. */
-static void on_prompt_sigint(int sig)
+/* Reading a line while started runs step (shell/steer.h): steer_idle
+ * steps them until a key or a line is there. On a terminal, readline's
+ * callback interface takes the keys one at a time, so the line being typed
+ * stays editable while the runs step; otherwise lines come from a buffer
+ * over standard input. */
+
+static volatile sig_atomic_t sigint_seen;
+static void on_sigint_flag(int sig) { (void)sig; sigint_seen = 1; }
+static int interrupted(void) { int s = sigint_seen; sigint_seen = 0; return s; }
+
+static int fd_ready(int fd, double wait_s)
 {
-    (void)sig;
-    if (write(STDOUT_FILENO, "\n", 1) < 0) { /* nothing to do */ }
-    rl_on_new_line();
-    rl_replace_line("", 0);
-    rl_redisplay();
+    struct pollfd p = {fd, POLLIN, 0};
+    return poll(&p, 1, wait_s < 0 ? -1 : (int)(wait_s * 1000)) > 0;
 }
 
-static char *read_local_line(const char *prompt)
+/* ---- a terminal, through readline ---- */
+
+static char *line_read;
+static int line_done;
+static void on_line(char *line)
 {
-    if (tty) {
-        signal(SIGINT, on_prompt_sigint);
-        char *line = readline(prompt);
-        signal(SIGINT, SIG_DFL);
-        return line;
+    line_read = line;
+    line_done = 1;
+    rl_callback_handler_remove();
+}
+
+static int tty_ready(double wait_s) { return fd_ready(fileno(rl_instream), wait_s); }
+
+/* A run ended or failed: its line goes above the prompt and the line being
+ * typed is drawn again below it. */
+static void tty_notify(const char *msg, int error)
+{
+    rl_clear_visible_line();
+    fflush(rl_outstream);   /* the cleared line before the message, which goes to stderr */
+    fprintf(stderr, "[cardiac] %s%s\n", error ? "error: " : "", msg);
+    fflush(stderr);
+    rl_forced_update_display();
+}
+
+static const steer_input tty_input = {tty_ready, interrupted, tty_notify};
+
+static char *read_tty_line(const char *prompt)
+{
+    line_done = 0;
+    line_read = NULL;
+    rl_callback_handler_install(prompt, on_line);
+    while (!line_done) {
+        char *unused;
+        int r = steer_idle(replL, &tty_input, &unused);
+        if (r == 1) rl_callback_read_char();
+        else if (r == 2) {
+            /* Ctrl-C with nothing running clears the line, as a shell does
+             * (the session and its simulations stay) */
+            rl_free_line_state();
+            rl_callback_sigcleanup();
+            rl_crlf();
+            rl_on_new_line();
+            rl_replace_line("", 0);
+            rl_redisplay();
+        }
     }
-    char buf[8192];
-    if (!fgets(buf, sizeof buf, stdin)) return NULL;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '\n') buf[n - 1] = 0;
-    return strdup(buf);
+    return line_read;
 }
 
-/* Under MPI rank 0 reads each line and every rank evaluates it. */
+/* ---- plain lines (a pipe, a file) ---- */
+
+static char inbuf[1 << 16];
+static size_t inlen;
+static int ineof;
+
+static char *take_line(void)
+{
+    char *nl = memchr(inbuf, '\n', inlen);
+    if (!nl && !ineof && inlen < sizeof inbuf) return NULL;
+    if (!nl && inlen == 0) return NULL;   /* end of input */
+    size_t n = nl ? (size_t)(nl - inbuf) : inlen;
+    char *line = malloc(n + 1);
+    memcpy(line, inbuf, n);
+    line[n] = 0;
+    size_t used = nl ? n + 1 : n;
+    memmove(inbuf, inbuf + used, inlen - used);
+    inlen -= used;
+    return line;
+}
+
+static int plain_ready(double wait_s)
+{
+    return ineof || memchr(inbuf, '\n', inlen) || inlen == sizeof inbuf || fd_ready(0, wait_s);
+}
+
+/* Without a terminal nobody waits for "reached": pauses and errors only. */
+static void plain_notify(const char *msg, int error)
+{
+    if (error) fprintf(stderr, "cardiac: %s\n", msg);
+    else if (!strncmp(msg, "paused", 6)) fprintf(stderr, "[cardiac] %s\n", msg);
+}
+
+static const steer_input plain_input = {plain_ready, interrupted, plain_notify};
+
+static char *read_plain_line(const char *prompt)
+{
+    if (prompts) { fputs(prompt, stdout); fflush(stdout); }
+    for (;;) {
+        char *line = take_line();
+        if (line || (ineof && inlen == 0)) return line;
+        char *unused;
+        int r = steer_idle(replL, &plain_input, &unused);
+        if (r == 2) {   /* Ctrl-C with nothing running: as before steering, it ends the process */
+            signal(SIGINT, SIG_DFL);
+            raise(SIGINT);
+        }
+        if (r != 1 || memchr(inbuf, '\n', inlen) || inlen == sizeof inbuf) continue;
+        ssize_t n = read(0, inbuf + inlen, sizeof inbuf - inlen);
+        if (n > 0) inlen += (size_t)n;
+        else if (n == 0 || errno != EINTR) ineof = 1;
+    }
+}
+
+/* Under MPI rank 0 reads each line and every rank evaluates it, at the same
+ * step boundary of every started run (steer_idle). */
 static char *read_line(const char *prompt)
 {
-    char *line = par_rank() == 0 ? read_local_line(prompt) : NULL;
-    if (par_size() == 1) return line;
-    long long len = line ? (long long)strlen(line) : -1;
-    par_bcast(&len, sizeof len);
-    if (len < 0) return NULL;
-    if (par_rank() != 0) line = malloc((size_t)len + 1);
-    par_bcast(line, (size_t)len + 1);
+    signal(SIGINT, on_sigint_flag);
+    char *line;
+    if (par_rank() == 0) {
+        line = tty ? read_tty_line(prompt) : read_plain_line(prompt);
+        steer_send_line(line);
+    } else {
+        while (steer_idle(replL, &plain_input, &line) != 0) {}
+    }
+    signal(SIGINT, SIG_DFL);
     return line;
 }
 
@@ -204,13 +303,18 @@ static char *history_path(void)
     return p;
 }
 
-void shell_repl(lua_State *L)
+void shell_repl(lua_State *L, int forced)
 {
     replL = L;
-    tty = isatty(0);
+    FILE *term = par_rank() == 0 ? terminal_take() : NULL;
+    tty = term != NULL;
     par_bcast(&tty, sizeof tty);        /* rank 0 holds the terminal */
+    prompts = !tty && forced && par_size() > 1;
     char *hist = tty && par_rank() == 0 ? history_path() : NULL;
-    if (tty) {
+    if (tty && par_rank() == 0) {
+        rl_instream = term;
+        rl_outstream = term == stdin ? stdout : term;
+        rl_catch_signals = 0;   /* Ctrl-C pauses started runs (read_line's handler) */
         rl_readline_name = "cardiac";
         rl_basic_word_break_characters = " \t\n\"\\'><=;+-*/%^~#{}()[],";
         rl_attempted_completion_function = complete;
@@ -242,9 +346,13 @@ void shell_repl(lua_State *L)
         lua_settop(L, base);
         fflush(stdout);
     }
-    if (tty) {
+    if (tty && par_rank() == 0) {
         putchar('\n');
         if (hist) write_history(hist);   /* the last 2,000 lines (stifle_history) */
     }
     free(hist);
+    if (tty && par_rank() == 0 && steer_count())
+        fprintf(stderr, "[cardiac] waiting for %d started run(s) to end; Ctrl-C pauses them\n", steer_count());
+    steer_finish(L);
+    if (par_rank() == 0) terminal_release();
 }

@@ -10,7 +10,8 @@ int luaopen_cardiac(lua_State *L);
 int shell_call(lua_State *L, int nargs, int nresults);
 /* Prints the message on top of the stack to stderr with the program name. */
 void shell_report(lua_State *L, int status);
-/* The interactive loop (readline on a terminal, plain lines otherwise). */
-void shell_repl(lua_State *L);
+/* The interactive loop (readline on a terminal, plain lines otherwise;
+ * forced: -i was given, which under mpirun shows prompts without a terminal). */
+void shell_repl(lua_State *L, int forced);
 
 #endif
