@@ -2,7 +2,7 @@
 BUILD ?= build
 PREFIX ?= /usr/local
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
-PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools gnuplot-nox
+PACKAGES = build-essential cmake pkg-config liblua5.4-dev libreadline-dev libhdf5-openmpi-dev libopenmpi-dev openmpi-bin libpng-dev zlib1g-dev hdf5-tools gnuplot-nox tmux
 
 .PHONY: run test build deps clean bench perf-doc reproduce device-bundle install
 run: build
