@@ -227,6 +227,18 @@ for _, g in ipairs{{"h100", "H100 80GB HBM3"}, {"h200", "H200"}} do
     {"build", "case", "layout", "ms/step"},
     function(r) return ("| %s | %s | %s | %.4f |"):format(r.label, r.case, r.layout, r.ms_per_step) end)
 end
+-- Steering (issue 35): what stepping in the REPL's slices costs a run.
+csv_section("docs/data/steer-cost-h200.csv", "Steering: a started run against a blocking one (one H200)",
+  "`cardiac protocols/steer_cost.lua 7 docs/data/steer-cost-h200.csv` (NVIDIA H200, 2026-11-26): the same "
+    .. "simulation run blocking (`sim:run`) and started (`sim:start` then `sim:wait`, which steps it in the "
+    .. "slices of about 25 ms the REPL takes between looks at the keyboard, each ending with a check of the "
+    .. "state), alternately, median wall time of 7 after a warm-up. The values are equal bit for bit "
+    .. "(tests/steer.lua). At the prompt each slice adds a poll of the terminal (microseconds).",
+  {"case", "backend", "steps", "run (s)", "started (s)", "cost", "ms/step"},
+  function(r)
+    return ("| %s | %s | %d | %.4f | %.4f | %+.2f%% | %.4f |"):format(r.case, r.backend, r.steps, r.run_s,
+      r.start_s, r.cost_percent, r.ms_per_step)
+  end)
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()
