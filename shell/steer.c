@@ -248,6 +248,7 @@ void steer_wait(lua_State *L, sim *s, const char *fn)
         if (!r || !r->running) return;
         if (any_interrupt()) {
             steer_pause_all(0);
+            lua_sethook(L, NULL, 0, 0);   /* this error, not the Ctrl-C hook's bare one */
             cardiac_error(L, "%s: interrupted at t = %g ms; the run is paused and sim:start() resumes it", fn,
                           sim_time(s));
         }

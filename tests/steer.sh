@@ -53,6 +53,12 @@ pid=$!
   echo "bad = $mk; bad:set(\"U\", 3.4e38, cardiac.box{min = {2, 2}, max = {2.2, 2.2}}) bad:start(5)"
   sleep 1.5
   echo 'print("N", bad.running, sim.running)'
+  echo 'sim:start() print("waiting") io.stdout:flush() sim:wait()'
+  for i in $(seq 1 100); do grep -q waiting "$dir/out2" && break; sleep 0.1; done
+  sleep 1
+  kill -INT $pid
+  sleep 0.5
+  echo 'print("W", sim.running)'
 } > "$dir/fifo"
 wait $pid
 status=$?
@@ -61,6 +67,8 @@ expect "$dir/out2" "P	false	true" "the session goes on with the paused simulatio
 expect "$dir/out2" "resumed	true" "sim:start() resumes it"
 expect "$dir/out2" "became NaN or Inf" "a started run that fails is reported"
 expect "$dir/out2" "N	false	false" "the failed run stops and the session goes on"
+expect "$dir/out2" "simulation:wait: interrupted at t =" "Ctrl-C during sim:wait interrupts the wait"
+expect "$dir/out2" "W	false" "and pauses the run"
 [ $status -eq 0 ] && ok "the REPL exits 0 at the end of input" || bad "REPL exit status $status"
 
 # a script that starts a run and ends: the shell waits for the run
