@@ -7,7 +7,9 @@
 # is reported and the session goes on; a script's started runs end before
 # the shell does. The same change of D under mpirun -np 2 (CPU backend), where
 # every rank must apply it at the same step.
-cardiac=${1:?usage: steer.sh CARDIAC}
+# A second argument "cuda" runs the simulations on the GPU (one per rank).
+cardiac=${1:?usage: steer.sh CARDIAC [cpu|cuda]}
+backend=${2:-cpu}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0 pass=0
@@ -15,7 +17,7 @@ ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 expect() { if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3 (no '$2')"; fi; }
 
-mk='cardiac.simulation{mesh = cardiac.mesh{n = {120, 100}, dx = 0.25}, model = "karma", D = 0.1}'
+mk="cardiac.simulation{mesh = cardiac.mesh{n = {120, 100}, dx = 0.25}, model = 'karma', D = 0.1, backend = '$backend'}"
 ic='cardiac.slab{axis = "x", from = 0, to = 1}'
 # Lines typed with pauses between them: while the shell waits, the run steps.
 change_D() {
