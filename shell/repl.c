@@ -3,7 +3,6 @@
  * and the session goes on. On a terminal it uses readline with a history file
  * (~/.cardiac_history) and tab completion of globals, fields and methods. */
 #include <lauxlib.h>
-#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <readline/history.h>
@@ -180,29 +179,10 @@ static char *read_tty_line(const char *prompt)
 
 /* ---- plain lines (a pipe, a file) ---- */
 
-static char inbuf[1 << 16];
-static size_t inlen;
-static int ineof;
-
-static char *take_line(void)
-{
-    char *nl = memchr(inbuf, '\n', inlen);
-    if (!nl && !ineof && inlen < sizeof inbuf) return NULL;
-    if (!nl && inlen == 0) return NULL;   /* end of input */
-    size_t n = nl ? (size_t)(nl - inbuf) : inlen;
-    char *line = malloc(n + 1);
-    memcpy(line, inbuf, n);
-    line[n] = 0;
-    size_t used = nl ? n + 1 : n;
-    memmove(inbuf, inbuf + used, inlen - used);
-    inlen -= used;
-    return line;
-}
-
-static int plain_ready(double wait_s)
-{
-    return ineof || memchr(inbuf, '\n', inlen) || inlen == sizeof inbuf || fd_ready(0, wait_s);
-}
+/* Standard input is unbuffered here (shell_repl), so that poll sees every
+ * byte not yet read and Lua's io.read, on the same FILE, reads on where the
+ * REPL's line ended, as with the standalone lua. */
+static int plain_ready(double wait_s) { return fd_ready(0, wait_s); }
 
 /* Without a terminal nobody waits for "reached": pauses and errors only. */
 static void plain_notify(const char *msg, int error)
@@ -217,18 +197,19 @@ static char *read_plain_line(const char *prompt)
 {
     if (prompts) { fputs(prompt, stdout); fflush(stdout); }
     for (;;) {
-        char *line = take_line();
-        if (line || (ineof && inlen == 0)) return line;
         char *unused;
         int r = steer_idle(replL, &plain_input, &unused);
         if (r == 2) {   /* Ctrl-C with nothing running: as before steering, it ends the process */
             signal(SIGINT, SIG_DFL);
             raise(SIGINT);
         }
-        if (r != 1 || memchr(inbuf, '\n', inlen) || inlen == sizeof inbuf) continue;
-        ssize_t n = read(0, inbuf + inlen, sizeof inbuf - inlen);
-        if (n > 0) inlen += (size_t)n;
-        else if (n == 0 || errno != EINTR) ineof = 1;
+        if (r != 1) continue;
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0) { free(line); return NULL; }
+        if (n > 0 && line[n - 1] == '\n') line[n - 1] = 0;
+        return line;
     }
 }
 
@@ -310,6 +291,7 @@ void shell_repl(lua_State *L, int forced)
     tty = term != NULL;
     par_bcast(&tty, sizeof tty);        /* rank 0 holds the terminal */
     prompts = !tty && forced && par_size() > 1;
+    if (!tty && par_rank() == 0) setvbuf(stdin, NULL, _IONBF, 0);   /* read_plain_line */
     char *hist = tty && par_rank() == 0 ? history_path() : NULL;
     if (tty && par_rank() == 0) {
         rl_instream = term;
