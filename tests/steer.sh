@@ -92,6 +92,12 @@ if command -v mpirun > /dev/null; then
   r0=$(grep -o 'R0 [0-9]* [0-9]*' "$dir/mpi" | cut -d' ' -f2-); r1=$(grep -o 'R1 [0-9]* [0-9]*' "$dir/mpi" | cut -d' ' -f2-)
   [ -n "$r0" ] && [ "$r0" = "$r1" ] && ok "mpirun -np 2: both ranks changed D and paused at the same steps ($r0)" \
     || bad "ranks disagree: rank 0 '$r0', rank 1 '$r1': $(cat "$dir/mpi")"
+  # a watch under mpirun: rank 0 writes the picture the single process writes
+  w='local s = '"$mk"' s:set("U", 3, '"$ic"') s:watch{file = F, every = 2} s:start(9) s:wait()'
+  "$cardiac" -e "F = '$dir/w1.png' $w" > /dev/null 2>&1
+  mpirun -np 2 "$cardiac" -e "F = '$dir/w2.png' $w" > /dev/null 2>&1
+  cmp -s "$dir/w1.png" "$dir/w2.png" && ok "mpirun -np 2: sim:watch writes the single process's picture, byte for byte" \
+    || bad "mpirun -np 2: the watched picture differs from the single process's"
 else
   echo "SKIPPED: no mpirun for the MPI part"
 fi
