@@ -19,6 +19,9 @@ expect() { if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3 (no '$2')"; fi; 
 
 mk="cardiac.simulation{mesh = cardiac.mesh{n = {120, 100}, dx = 0.25}, model = 'karma', D = 0.1, backend = '$backend'}"
 ic='cardiac.slab{axis = "x", from = 0, to = 1}'
+# With D, typed on the same line: a parameter changed, a stimulus and a clamp
+# added (from the step they are typed at)
+steer='sim:set_param("eps", 0.011) sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "y", from = 0, to = 1}, amplitude = 2, duration = 1, start = sim.t + 0.5}) sim:clamp{region = cardiac.box{min = {10, 10}, max = {12, 12}}, var = "v", value = 0.5, start = sim.t, duration = 2}'
 # Lines typed with pauses between them: while the shell waits, the run steps.
 change_D() {   # $1: the output file, where the run says it started
   echo "sim = $mk; sim:set(\"U\", 3.0, $ic)"
@@ -28,19 +31,19 @@ change_D() {   # $1: the output file, where the run says it started
   for i in $(seq 1 600); do grep -q ready "$1" 2> /dev/null && break; sleep 0.1; done
   sleep 1.5
   echo 'print("A", sim.running, sim.steps > 0)'
-  echo 'sim:set_D(0.05) n1 = sim.steps'
+  echo "sim:set_D(0.05) n1 = sim.steps $steer"
   sleep 1.5
   echo 'sim:pause() n2 = sim.steps'
   sleep 0.5
   echo 'print("B", sim.steps == n2, n1 > 0, n2 > n1, sim.running)'
   echo 'local _ = io.stderr:write(string.format("R%d %d %d\n", cardiac.rank, n1, n2))'
-  echo "ref = $mk; ref:set(\"U\", 3.0, $ic) ref:step(n1) ref:set_D(0.05) ref:step(n2 - n1)"
+  echo "ref = $mk; ref:set(\"U\", 3.0, $ic) ref:step(n1) ref:set_D(0.05) $(echo "$steer" | sed 's/sim:/ref:/g; s/sim\./ref./g') ref:step(n2 - n1)"
   echo 'print("C", (sim:diff(ref, "U")), (sim:diff(ref, "v")))'
 }
 change_D "$dir/out" | "$cardiac" -i > "$dir/out" 2>&1
 expect "$dir/out" "A	true	true" "the started run steps while the shell waits for input"
 expect "$dir/out" "B	true	true	true	false" "a pause stops the stepping; the change of D came between two pauses"
-expect "$dir/out" "C	0.0	0.0" "D changed while running equals the blocking run changed at that step, bit for bit"
+expect "$dir/out" "C	0.0	0.0" "D, a parameter, a stimulus and a clamp changed while running equal the blocking run changed at that step, bit for bit"
 
 mkfifo "$dir/fifo"
 "$cardiac" -i < "$dir/fifo" > "$dir/out2" 2>&1 &
