@@ -91,7 +91,7 @@ if command -v mpirun > /dev/null; then
   export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
   change_D "$dir/mpi" | mpirun -np 2 "$cardiac" -i > "$dir/mpi" 2>&1
   expect "$dir/mpi" "B	true	true	true	false" "mpirun -np 2: the change of D came while the run stepped"
-  expect "$dir/mpi" "C	0.0	0.0" "mpirun -np 2: D changed while running equals the blocking run, bit for bit"
+  expect "$dir/mpi" "C	0.0	0.0" "mpirun -np 2: the same changes while running equal the blocking run, bit for bit"
   r0=$(grep -o 'R0 [0-9]* [0-9]*' "$dir/mpi" | cut -d' ' -f2-); r1=$(grep -o 'R1 [0-9]* [0-9]*' "$dir/mpi" | cut -d' ' -f2-)
   [ -n "$r0" ] && [ "$r0" = "$r1" ] && ok "mpirun -np 2: both ranks changed D and paused at the same steps ($r0)" \
     || bad "ranks disagree: rank 0 '$r0', rank 1 '$r1': $(cat "$dir/mpi")"
