@@ -6,8 +6,11 @@
 -- other state at the endocardial resting state), no-flux borders,
 -- D = 0.3 mm^2/ms: at this coarse dx = 0.5 mm a wave with D = 0.1 stalls
 -- (a 20 mm ORd cable is not yet depolarised after 60 ms), with 0.3 it crosses
--- it in under 60 ms.
---   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks]
+-- it in under 60 ms. In the heart that wave still dies after 6% of the tissue
+-- (docs/performance.md, the whole beat of protocols/ord_precision.lua); with
+-- the theses' INa activation (ina_m_shift=10 below) it crosses the heart, and
+-- a step costs 7 to 12% more than these first steps after the excitation.
+--   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks] [name=value ...]
 -- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
 -- same physical size (dx = 2.5 mm) that the CPU runs in seconds.
 -- On a GPU it times the stepping (median of 3 x `steps` after a warm-up, CUDA
@@ -31,18 +34,28 @@ else
   for v in blocks:gmatch("%d+") do b[#b + 1] = tonumber(v) end
   blocks = #b == 1 and b[1] or b
 end
+local params = {}   -- model parameters, e.g. ina_m_shift=10
+for i = 6, arg and #arg or 0 do
+  local k, v = arg[i]:match("^([%w_]+)=(.+)$")
+  assert(k and tonumber(v), "ord_heart: model parameters are name=value, got " .. arg[i])
+  params[k] = tonumber(v)
+end
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
 local dx = 0.5 / scale
 cardiac.quiet = true
 local t0 = os.clock()
 local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
-local sim = cardiac.simulation{mesh = mesh, model = "ohara_rudy", dt = 0.05, D = 0.3, precision = precision,
-                               backend = backend, blocks = blocks}
+local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("ohara_rudy", params), dt = 0.05, D = 0.3,
+                               precision = precision, backend = backend, blocks = blocks}
 sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
-print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, %s, set up in %.1f s"):format(
+local pnames = {}
+for k, v in pairs(params) do pnames[#pnames + 1] = k .. "=" .. v end
+table.sort(pnames)
+print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, %s%s, set up in %.1f s"):format(
   n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision,
-  sim.blocks and ("blocks " .. sim.blocks) or "whole box", os.clock() - t0))
+  sim.blocks and ("blocks " .. sim.blocks) or "whole box", #pnames > 0 and ", " .. table.concat(pnames, " ") or "",
+  os.clock() - t0))
 
 -- bytes a tissue cell-step must move: every state read and written once;
 -- "mixed" stores the gates (mixed_float) in float on the GPU, the other states in double
