@@ -36,6 +36,8 @@ blockds_fraction 0.2 $out/bf.csv
 decomp_balance 0.2 $out/db.csv mixed 10
 ord_heart 0.2 mixed 10 - 2
 ord_precision 0.2 5 $out/op.csv
+ord_half_gates 20 5 all
+steer_cost 1
 cv_resolution ohara_rudy 0.2 0.5
 ischaemia 5.4,12 auto
 tplane_shapes 256
