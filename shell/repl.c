@@ -143,11 +143,11 @@ static int tty_ready(double wait_s) { return fd_ready(fileno(rl_instream), wait_
 
 /* A run ended or failed: its line goes above the prompt and the line being
  * typed is drawn again below it. */
-static void tty_notify(const char *msg, int error)
+static void tty_notify(const char *msg, steer_event ev)
 {
     rl_clear_visible_line();
     fflush(rl_outstream);   /* the cleared line before the message, which goes to stderr */
-    fprintf(stderr, "[cardiac] %s%s\n", error ? "error: " : "", msg);
+    fprintf(stderr, "[cardiac] %s%s\n", ev == STEER_FAILED ? "error: " : "", msg);
     fflush(stderr);
     rl_forced_update_display();
 }
@@ -185,10 +185,10 @@ static char *read_tty_line(const char *prompt)
 static int plain_ready(double wait_s) { return fd_ready(0, wait_s); }
 
 /* Without a terminal nobody waits for "reached": pauses and errors only. */
-static void plain_notify(const char *msg, int error)
+static void plain_notify(const char *msg, steer_event ev)
 {
-    if (error) fprintf(stderr, "cardiac: %s\n", msg);
-    else if (!strncmp(msg, "paused", 6)) fprintf(stderr, "[cardiac] %s\n", msg);
+    if (ev == STEER_FAILED) fprintf(stderr, "cardiac: %s\n", msg);
+    else if (ev == STEER_PAUSED) fprintf(stderr, "[cardiac] %s\n", msg);
 }
 
 static const steer_input plain_input = {plain_ready, interrupted, plain_notify};

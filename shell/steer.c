@@ -13,7 +13,6 @@
 #include "steer.h"
 
 #define SLICE_S 0.025     /* wall seconds of stepping between looks at the keyboard */
-#define FLUSH_S 1.0       /* a running output file is flushed at least this often */
 #define STARTED "cardiac.started"   /* registry table: sim -> its userdata, while it runs */
 
 typedef struct {
@@ -23,7 +22,6 @@ typedef struct {
     double rate;        /* steps per wall second, measured (rank 0) */
     double wall0;       /* when it started or resumed */
     long steps0;        /* its step count then */
-    double flushed;     /* when its output was last flushed */
 } run;
 
 static run *runs;
@@ -116,7 +114,7 @@ void steer_start(lua_State *L, int idx, sim *s, long nsteps, const char *fn)
     }
     if (nsteps > 0) r->left = nsteps;   /* a new duration replaces what a pause left */
     r->running = 1;
-    r->wall0 = r->flushed = now_s();
+    r->wall0 = now_s();
     r->steps0 = sim_steps(s);
     hold(L, s, idx);
 }
@@ -155,13 +153,12 @@ void steer_pause_all(int verbose)
  * (0: not running). Returns the number of runs planned. */
 static size_t plan_slices(long **plan)
 {
-    long long n = (long long)nruns;
-    par_bcast(&n, sizeof n);
+    const size_t n = nruns;   /* the same on every rank: starts and pauses are collective */
     static long *p;
     static size_t cap;
-    if ((size_t)n > cap) { cap = (size_t)n; p = realloc(p, cap * sizeof *p); }
+    if (n > cap) { cap = n; p = realloc(p, cap * sizeof *p); }
     int active = steer_count();
-    for (size_t i = 0; par_rank() == 0 && i < (size_t)n; i++) {
+    for (size_t i = 0; par_rank() == 0 && i < n; i++) {
         const run *r = &runs[i];
         long k = 0;
         if (r->running) {
@@ -171,20 +168,19 @@ static size_t plan_slices(long **plan)
         }
         p[i] = k;
     }
-    par_bcast(p, (size_t)n * sizeof *p);
+    if (n) par_bcast(p, n * sizeof *p);
     *plan = p;
-    return (size_t)n;
+    return n;
 }
 
-/* What a round of slices tells: a run ended (error 0) or failed (error 1,
- * which stops it). */
-typedef void (*report_fn)(sim *s, const char *msg, int error);
+/* What a round of slices tells: a run ended or failed (which stops it). */
+typedef void (*report_fn)(sim *s, const char *msg, steer_event ev);
 
 /* Errors of runs nobody waits for go to stderr, from rank 0. */
-static void report_errors(sim *s, const char *msg, int error)
+static void report_errors(sim *s, const char *msg, steer_event ev)
 {
     (void)s;
-    if (error && par_rank() == 0) fprintf(stderr, "cardiac: %s\n", msg);
+    if (ev == STEER_FAILED && par_rank() == 0) fprintf(stderr, "cardiac: %s\n", msg);
 }
 
 /* One round of slices. */
@@ -208,17 +204,14 @@ static void round_of_slices(lua_State *L, report_fn report)
             snprintf(msg, sizeof msg, "simulation stopped at t = %g ms: %s", sim_time(r->s), err);
             sim_output_flush(r->s, 1);
             drop(L, r);
-            report(r->s, msg, 1);
+            report(r->s, msg, STEER_FAILED);
         } else if (r->left <= 0) {
             sim_output_flush(r->s, 0);
             snprintf(msg, sizeof msg, "simulation reached t = %g ms (%ld steps in %.2f s)", sim_time(r->s),
                      sim_steps(r->s) - r->steps0, now - r->wall0);
             drop(L, r);
-            report(r->s, msg, 0);
-        } else if (now - r->flushed > FLUSH_S) {
-            sim_output_flush(r->s, 0);
-            r->flushed = now;
-        }
+            report(r->s, msg, STEER_ENDED);
+        }   /* while it runs, each output frame flushes the file as it is written (h5out_frame) */
     }
     compact();
 }
@@ -235,10 +228,10 @@ static int any_interrupt(void)
 /* sim:wait raises its own run's error; other runs' errors go to stderr. */
 static sim *waited;
 static char waited_error[768];
-static void keep_error(sim *s, const char *msg, int error)
+static void keep_error(sim *s, const char *msg, steer_event ev)
 {
-    if (error && s == waited) snprintf(waited_error, sizeof waited_error, "%s", msg);
-    else report_errors(s, msg, error);
+    if (ev == STEER_FAILED && s == waited) snprintf(waited_error, sizeof waited_error, "%s", msg);
+    else report_errors(s, msg, ev);
 }
 
 void steer_wait(lua_State *L, sim *s, const char *fn)
@@ -297,10 +290,10 @@ void steer_send_line(const char *line)
 }
 
 static const steer_input *current;
-static void notify_rank0(sim *s, const char *msg, int error)
+static void notify_rank0(sim *s, const char *msg, steer_event ev)
 {
     (void)s;
-    if (par_rank() == 0 && current && current->notify) current->notify(msg, error);
+    if (par_rank() == 0 && current && current->notify) current->notify(msg, ev);
 }
 
 int steer_idle(lua_State *L, const steer_input *in, char **line)
@@ -334,7 +327,7 @@ int steer_idle(lua_State *L, const steer_input *in, char **line)
                 char msg[256];
                 snprintf(msg, sizeof msg, "paused at t = %g ms, %ld steps left; sim:start() resumes",
                          sim_time(runs[i].s), runs[i].left);
-                notify_rank0(runs[i].s, msg, 0);
+                notify_rank0(runs[i].s, msg, STEER_PAUSED);
             }
         }
         else round_of_slices(L, notify_rank0);

@@ -41,10 +41,11 @@ void steer_pause_all(int verbose);
  * input to read, 0 on the other ranks when rank 0 sent a line (received into
  * *line, malloc'd; NULL at end of input). Rank 0 sends its line with
  * steer_send_line. */
+typedef enum { STEER_ENDED, STEER_PAUSED, STEER_FAILED } steer_event;
 typedef struct {
     int (*input_ready)(double wait_s);
     int (*interrupted)(void);
-    void (*notify)(const char *msg, int error);   /* a run ended or failed: a line above the prompt */
+    void (*notify)(const char *msg, steer_event ev);   /* a run ended, paused or failed */
 } steer_input;
 int steer_idle(lua_State *L, const steer_input *in, char **line);
 void steer_send_line(const char *line);
