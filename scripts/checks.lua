@@ -5,6 +5,7 @@
 --   local t = require "checks"
 --   local check = t.check
 --   check(x == 1, "x is %d", x)
+--   t.worst_diff(sim_a, sim_b)   -- largest state difference of two simulations
 --   t.finish()
 local M = {passed = 0, failed = 0}
 
@@ -12,6 +13,14 @@ function M.check(ok, fmt, ...)
   if ok then M.passed = M.passed + 1 else M.failed = M.failed + 1 end
   print((ok and "ok    " or "FAIL  ") .. string.format(fmt, ...))
   return ok
+end
+
+-- The largest difference, over every state variable, between two
+-- simulations of one model and mesh (sim:diff, each variable in its precision).
+function M.worst_diff(a, b)
+  local worst = 0
+  for _, st in ipairs(cardiac.model(a.model):states()) do worst = math.max(worst, (a:diff(b, st.name))) end
+  return worst
 end
 
 function M.finish()

@@ -7,7 +7,7 @@
 -- simulation's probes and activation maps start from the restored time. Bad
 -- checkpoints are refused with the reason, and a refused restore leaves the
 -- simulation as it was.
-local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local checks = require "checks"   -- check(ok, fmt, ...), worst_diff(a, b), finish()
 local check = checks.check
 
 local function make(o)
@@ -18,11 +18,7 @@ local function make(o)
                             stimuli = {s1}, precision = o.precision, blocks = o.blocks}
 end
 
-local function same_state(a, b)
-  local worst = 0
-  for _, st in ipairs(cardiac.model(a.model):states()) do worst = math.max(worst, (a:diff(b, st.name))) end
-  return worst
-end
+local same_state = checks.worst_diff
 
 local file = "results/test_checkpoint.h5"
 local cases = {

@@ -9,15 +9,11 @@
 --  * Another mesh, tissue, dt, precision or model is refused naming the
 --    difference, and the refused simulation is left as it was; a freed
 --    snapshot and convert_dt are refused.
-local checks = require "checks"   -- check(ok, fmt, ...), finish()
+local checks = require "checks"   -- check(ok, fmt, ...), worst_diff(a, b), finish()
 local check = checks.check
 cardiac.quiet = true
 
-local function worst_diff(a, b)
-  local worst = 0
-  for _, st in ipairs(cardiac.model(a.model):states()) do worst = math.max(worst, (a:diff(b, st.name))) end
-  return worst
-end
+local worst_diff = checks.worst_diff
 local file = "results/test_snapshot.h5"
 
 -- Karma: a wave from the left edge, saved at 30 ms; a trial adds a shock over
