@@ -9,7 +9,8 @@
 -- it in under 60 ms. In the heart that wave still dies after 6% of the tissue
 -- (docs/performance.md, the whole beat of protocols/ord_precision.lua); with
 -- the theses' INa activation (ina_m_shift=10 below) it crosses the heart, and
--- a step costs 7 to 12% more than these first steps after the excitation.
+-- over that whole beat a step costs 7 to 12% more than over the published
+-- ORd's (both measured with an activation map).
 --   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks] [name=value ...]
 -- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
 -- same physical size (dx = 2.5 mm) that the CPU runs in seconds.

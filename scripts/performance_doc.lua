@@ -136,7 +136,8 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu-notebook.md items 17-19 say what "
     .. "each change moved. These steps are the first 10 to 25 ms after the excitation; over a whole beat "
     .. "(the next two sections, with an activation map), ORd's wave as published dies after 6% of the "
-    .. "tissue, and with the theses' INa activation, whose wave crosses the heart, a step costs 11.6% more in "
+    .. "tissue, and with the theses' INa activation, whose wave crosses the heart, a step of that beat costs, "
+    .. "against the published ORd's beat, 11.6% more in "
     .. "fp64, 9.3% in mixed and 7.4% in fp32 (4.758, 2.793 and 1.166 ms against 4.263, 2.556 and 1.086).",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
