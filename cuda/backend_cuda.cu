@@ -347,7 +347,7 @@ static void cuda_free(sim *s)
         if (cd->hstage[v]) cudaFreeHost(cd->hstage[v]);
     }
     for (size_t *p : cd->stim_cells) cudaFree(p);
-    cudaFree(cd->plabel); cudaFree(cd->ptable);
+    cudaFree(cd->plabel); cudaFree(cd->ptable); cudaFree(cd->mcoef);
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi); cudaFree(cd->facebuf);
     cudaFree(cd->mask8);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
@@ -362,6 +362,29 @@ static void cuda_free(sim *s)
     s->bd = nullptr;
 }
 
+// An ensemble whose members' D differ: the stencil's coefficients per layer
+// (core/engine/members.h) in view axes, copied to the device when they
+// changed; null otherwise. The member axis is the view's z in 2D and 3D.
+static const double *member_coefs(sim *s, const int n[3], const int axis_of[3])
+{
+    cuda_data *cd = data(s);
+    if (!s->st.mcoef) return nullptr;
+    if (cd->mcoef && cd->mversion == s->st.mversion) return cd->mcoef;
+    std::vector<double> h(3 * (size_t)n[2]);
+    for (int l = 0; l < n[2]; l++)
+        for (int a = 0; a < 3; a++) h[3 * l + a] = axis_of[a] >= 0 ? s->st.mcoef[3 * l + axis_of[a]] : 0.0;
+    // kernels queued before the change may still read the old coefficients
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess && !cd->mcoef) e = cudaMalloc(&cd->mcoef, h.size() * sizeof(double));
+    if (e == cudaSuccess) e = cudaMemcpy(cd->mcoef, h.data(), h.size() * sizeof(double), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        sim_fail(s, "copying the members' diffusion coefficients to the GPU: %s", cudaGetErrorString(e));
+        return nullptr;
+    }
+    cd->mversion = s->st.mversion;
+    return cd->mcoef;
+}
+
 // Launch fields that may change between calls: D, dt, parameters, stimulus.
 static launch_ctx current_ctx(sim *s)
 {
@@ -370,6 +393,7 @@ static launch_ctx current_ctx(sim *s)
     int n[3], axis_of[3];
     make_view(&s->lg, n, axis_of);
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
+    c.mcoef = member_coefs(s, n, axis_of);
     c.dt = s->dt;
     c.fold = !c.plabel;   // cells with sets of their own need the general kernels
     for (int q = 0; q < s->m.def->nparam; q++) c.fold &= s->m.p[q] == s->m.def->params[q].value;

@@ -25,6 +25,8 @@ struct cuda_data {
     uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/interventions/param_sets.h)
     void *ptable;                         // the sets in the state's precision, MODEL_MAX_PARAM apart
     uint16_t *flags;
+    double *mcoef;                        // an ensemble whose members' D differ: coef per view z layer (launch.h)
+    unsigned mversion;                    // of the stencil's layers (core/engine/stencil.h) copied there
     float *phi;                           // phase field in storage order, or null
     uint8_t *mask8;                       // the row-major tissue mask (state_view VIEW_MASK), made on first use
     block_map hblocks;                    // blockDS map with host tables (LAYOUT_BLOCK)

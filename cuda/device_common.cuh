@@ -68,12 +68,32 @@ __device__ __forceinline__ T interior_axis(const T *Vc, int s)
     return (-Vc[2 * s] + (T)16 * Vc[s] - (T)30 * v0 + (T)16 * Vc[-s] - Vc[-2 * s]) * ((T)1 / (T)12);
 }
 
+// The diffusion term's sum over the axes, rounded alike in every layout: the
+// first axis's product alone, each next one fused into the sum. Left to the
+// compiler, c0 * X + c1 * Y contracts to fma(c0, X, c1 * Y) in one kernel and
+// to fma(c1, Y, c0 * X) in another, and the layouts' last bits differed
+// wherever two axes both carry a gradient (docs/gpu-notebook.md, item 24).
+__device__ __forceinline__ float first_term(float c, float x) { return __fmul_rn(c, x); }
+__device__ __forceinline__ double first_term(double c, double x) { return __dmul_rn(c, x); }
+__device__ __forceinline__ float next_term(float sum, float c, float x) { return __fmaf_rn(c, x, sum); }
+__device__ __forceinline__ double next_term(double sum, double c, double x) { return __fma_rn(c, x, sum); }
+
+// The diffusion coefficients of view z layer k: in an ensemble whose members'
+// D differ, that member's (converted as make_args converts coef, so a member
+// steps with the bits it has alone; core/engine/members.h), else coef.
+template <class A, class T>
+__device__ __forceinline__ void layer_coef(const A &a, int k, T (&cf)[3])
+{
+#pragma unroll
+    for (int d = 0; d < 3; d++) cf[d] = a.mcoef ? (T)a.mcoef[3 * k + d] : a.coef[d];
+}
+
 template <class T, int ORDER>
 __device__ __forceinline__ T interior_diffusion(const T *Vc, int sy, int sz, const T *coef, const int *n)
 {
-    T diff = coef[0] * interior_axis<T, ORDER>(Vc, 1);
-    if (n[1] > 1) diff += coef[1] * interior_axis<T, ORDER>(Vc, sy);
-    if (n[2] > 1) diff += coef[2] * interior_axis<T, ORDER>(Vc, sz);
+    T diff = first_term(coef[0], interior_axis<T, ORDER>(Vc, 1));
+    if (n[1] > 1) diff = next_term(diff, coef[1], interior_axis<T, ORDER>(Vc, sy));
+    if (n[2] > 1) diff = next_term(diff, coef[2], interior_axis<T, ORDER>(Vc, sz));
     return diff;
 }
 
@@ -94,7 +114,7 @@ __device__ __forceinline__ T phase_diffusion(const T *V, const float *phi, size_
         T flux = 0;
         if (f & 1) { const size_t m = at(a, -1); flux += (pc + (T)phi[m]) * (V[m] - v0); }
         if (f & 2) { const size_t p = at(a, 1); flux += (pc + (T)phi[p]) * (V[p] - v0); }
-        sum += coef[a] * flux;
+        sum = next_term(sum, coef[a], flux);
     }
     return sum / (2 * pc);
 }
@@ -110,6 +130,7 @@ struct step_args {
     const uint8_t *plabel;
     const T *ptable;
     T coef[3];
+    const double *mcoef;   // launch_ctx::mcoef
     T dt;
     T p[M::nparam];
     int n[3];
@@ -138,6 +159,7 @@ step_args<M, T> make_args(const launch_ctx &c)
         a.lo[d] = c.lo[d];
         a.hi[d] = c.hi[d];
     }
+    a.mcoef = c.mcoef;
     a.dt = (T)c.dt;
     for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];
     a.step0 = c.step0;

@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
             const unsigned f = fl >> (4 * ax);
             const T m1 = nv[ax][R - 1], p1 = nv[ax][R + 1];
             const T m2 = ORDER == 4 ? nv[ax][0] : v0, p2 = ORDER == 4 ? nv[ax][2 * R] : v0;
-            diff += a.coef[ax] * axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
+            diff = next_term(diff, a.coef[ax], axis_term<T, ORDER>(v0, m1, p1, m2, p2, f));
         }
     }
     T par[M::nparam];

@@ -63,18 +63,20 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
     const T v0 = y[VI];
+    T coef[3];
+    layer_coef(a, k, coef);
     if (MASKED && a.phi) {   // phase-field meshes (second order, always masked)
         const int st[3] = {1, sy, sz};
-        q.diff = phase_diffusion<T>(a.in[VI], a.phi, c, v0, fl, a.coef, a.n,
+        q.diff = phase_diffusion<T>(a.in[VI], a.phi, c, v0, fl, coef, a.n,
                                     [&](int ax, int off) { return c + (ptrdiff_t)off * st[ax]; });
         return;
     }
     if ((fl & 0xFFFu) == 0xFFFu) {
-        q.diff = interior_diffusion<T, ORDER>(Vc, sy, sz, a.coef, a.n);
+        q.diff = interior_diffusion<T, ORDER>(Vc, sy, sz, coef, a.n);
     } else {
-        q.diff = a.coef[0] * global_axis<T, ORDER>(Vc, 1, v0, fl);
-        if (a.n[1] > 1) q.diff += a.coef[1] * global_axis<T, ORDER>(Vc, sy, v0, fl >> 4);
-        if (a.n[2] > 1) q.diff += a.coef[2] * global_axis<T, ORDER>(Vc, sz, v0, fl >> 8);
+        q.diff = first_term(coef[0], global_axis<T, ORDER>(Vc, 1, v0, fl));
+        if (a.n[1] > 1) q.diff = next_term(q.diff, coef[1], global_axis<T, ORDER>(Vc, sy, v0, fl >> 4));
+        if (a.n[2] > 1) q.diff = next_term(q.diff, coef[2], global_axis<T, ORDER>(Vc, sz, v0, fl >> 8));
     }
 }
 

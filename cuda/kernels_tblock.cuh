@@ -85,15 +85,16 @@ __device__ __forceinline__ void pair_diffusion(const T *pl, int pitch, const T (
 #pragma unroll
     for (int e = 0; e < CX; e++) {
         const T v0 = x[2 + e];
-        T d = coef[0] * axis_term<T, ORDER>(v0, x[1 + e], x[3 + e], x[e], x[4 + e], fl[e] & 0xF);
+        T d = first_term(coef[0], axis_term<T, ORDER>(v0, x[1 + e], x[3 + e], x[e], x[4 + e], fl[e] & 0xF));
         if (n[1] > 1) {
             const T m1 = e ? ym1.y : ym1.x, p1 = e ? yp1.y : yp1.x;
             const T m2 = ORDER == 4 ? (e ? ym2.y : ym2.x) : v0, p2 = ORDER == 4 ? (e ? yp2.y : yp2.x) : v0;
-            d += coef[1] * axis_term<T, ORDER>(v0, m1, p1, m2, p2, fl[e] >> 4 & 0xF);
+            d = next_term(d, coef[1], axis_term<T, ORDER>(v0, m1, p1, m2, p2, fl[e] >> 4 & 0xF));
         }
         if (n[2] > 1)
-            d += coef[2] * axis_term<T, ORDER>(v0, q[R - 1][VI][e], q[R + 1][VI][e], q[ORDER == 4 ? R - 2 : R][VI][e],
-                                               q[ORDER == 4 ? R + 2 : R][VI][e], fl[e] >> 8 & 0xF);
+            d = next_term(d, coef[2], axis_term<T, ORDER>(v0, q[R - 1][VI][e], q[R + 1][VI][e],
+                                                          q[ORDER == 4 ? R - 2 : R][VI][e],
+                                                          q[ORDER == 4 ? R + 2 : R][VI][e], fl[e] >> 8 & 0xF));
         diff[e] = d;
     }
 }

@@ -222,6 +222,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + l * RING * ps;
                 const size_t zoff = (size_t)pz * sz + col0;
                 const bool zlo = pz == 0, zhi = pz == nz - 1;
+                T coef[3];   // the plane's: an ensemble's member may have its own D
+                layer_coef(a, pz, coef);
                 // the stimulus and the labels are tested once per plane, not
                 // per cell: a branch per cell would keep the cells' chains
                 // from interleaving
@@ -267,9 +269,9 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             if (zhi) zp = v0;
                         }
                         // the naive kernel's expression and order (interior_axis, axis_rule)
-                        T diff = a.coef[0] * axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u);
-                        diff += a.coef[1] * axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u);
-                        if (nz > 1) diff += a.coef[2] * axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u);
+                        T diff = first_term(coef[0], axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u));
+                        diff = next_term(diff, coef[1], axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u));
+                        if (nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
                         if (!MASKED || tissue) {
                             if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
                             // no stimulus is -0, not 0: x + -0 is x for every x, so the

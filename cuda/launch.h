@@ -62,6 +62,7 @@ struct launch_ctx {
     const uint8_t *plabel;            // parameter set per stored cell (core/interventions/param_sets.h), or null: p everywhere
     const void *ptable;               // the sets, MODEL_MAX_PARAM values apart, in the state's precision
     double coef[3];                   // D/h^2 per view axis, 1/ms
+    const double *mcoef;              // an ensemble whose members' D differ: coef per view z layer (3 a layer), or null
     double dt;
     double p[MODEL_MAX_PARAM];
     int fold;                         // p holds the model's defaults (kernels may fold them)

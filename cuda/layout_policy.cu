@@ -52,6 +52,9 @@ int layout_refusal(const sim *s, char *err, size_t errlen)
     else if (s->lg.phi && !L.phase_field)
         snprintf(err, errlen, "layout '%s' does not run phase-field meshes; use layout = %s or blocks", s->layout,
                  alternatives(alt, sizeof alt, [](const layout_def &d) { return d.phase_field; }));
+    else if (s->members && !L.members)
+        snprintf(err, errlen, "layout '%s' does not step ensembles, whose members may each have their own D; use "
+                 "layout = %s", s->layout, alternatives(alt, sizeof alt, [](const layout_def &d) { return d.members; }));
     else if (L.max_states && md->nstate > L.max_states)
         snprintf(err, errlen, "layout '%s' is built for models with at most %d states; '%s' has %d: use "
                  "layout = \"naive\" (its default)", s->layout, L.max_states, md->name, md->nstate);
@@ -93,7 +96,8 @@ static int choose_layout(const sim *s, const grid *g, int nranks)
     // of V refreshed after every step) or tplane (K steps per kernel, K ghost
     // layers of every state refreshed after each kernel); the other layouts
     // do not run decomposed.
-    const int l = default_layout(s, g);
+    int l = default_layout(s, g);
+    if (s->members && !layout_table[l].members) l = LAYOUT_NAIVE;   // an ensemble's sheets of rows: per-member D
     return nranks > 1 && l != LAYOUT_TPLANE ? LAYOUT_NAIVE : l;
 }
 

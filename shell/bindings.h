@@ -70,6 +70,10 @@ model_inst *check_model(lua_State *L, int idx);
 /* Cells of the region (or function) at idx on grid g, tissue only when
  * tissue_only (malloc'd); errors mention fn. */
 size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, size_t **cells, const char *fn);
+/* Layer k (from 0) of g along its last axis as a grid of one dimension less,
+ * sharing g's mask (an ensemble's member, core/engine/members.h); raises
+ * when it does not exist. */
+grid layer_grid(lua_State *L, const grid *g, size_t k, const char *fn);
 /* Builds a core stimulus from the stimulus object at idx on grid g. */
 void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const char *fn);
 /* Pulse timing (duration, and times or start/period/count) from the options at

@@ -8,9 +8,9 @@ const help_entry help_entries[] = {
 "cardiac: scriptable cardiac electrophysiology (monodomain reaction-diffusion).\n"
 "Objects:   cardiac.mesh  cardiac.model  cardiac.stimulus  cardiac.simulation\n"
 "Regions:   cardiac.slab  cardiac.box  cardiac.sphere  cardiac.cylinder  cardiac.biventricle\n"
-"           cardiac.cells  cardiac.points  cardiac.where  cardiac.everywhere\n"
+"           cardiac.cells  cardiac.points  cardiac.where  cardiac.everywhere  cardiac.layer\n"
 "Functions: cardiac.models  cardiac.h5read  cardiac.clock  cardiac.version  cardiac.quiet  cardiac.rank\n"
-"Libraries: require \"pacing\" (trains, S1-S2, restitution), \"sweep\", \"measure\", \"tables\"\n"
+"Libraries: require \"pacing\" (trains, S1-S2, restitution), \"sweep\", \"ensemble\", \"measure\", \"tables\"\n"
 "Use help(\"cardiac.mesh\"), help(obj) or help(obj.method) for details.\n"
 "Units: mm, ms, D in mm^2/ms; stimulus amplitudes in the model's V units per ms."},
 {"cardiac.version", "cardiac.version: version string of this program."},
@@ -33,7 +33,7 @@ const help_entry help_entries[] = {
 "  With a phase field (phase = true with a file, or a function of the cell centre), phi also\n"
 "  weights the diffusion (thesis eq. 4.1; CPU backend, stencil 2); tissue where phi > threshold.\n"
 "  Fields: dim, n, dx, size (mm), ncells, tissue (number of tissue cells), phase (has one).\n"
-"  Methods: locate, coord, set_tissue, is_tissue, count, blocks.\n"
+"  Methods: locate, coord, set_tissue, is_tissue, count, blocks, decompose, stack.\n"
 "  e.g. m = cardiac.mesh{n = {200, 200}, dx = 0.25}"},
 {"mesh:locate", "mesh:locate(x [, y [, z]]) -> i [, j [, k]]: the cell containing a point (mm), nil if outside."},
 {"mesh:coord", "mesh:coord(i [, j [, k]]) -> x [, y [, z]]: centre of a cell (mm)."},
@@ -52,6 +52,9 @@ const help_entry help_entries[] = {
 "  many MPI ranks (sim.decomp in such a job), planned here without MPI: ranks per axis, each\n"
 "  axis' cuts (0-based cells), and the tissue cells of each rank's part in rank order. ghost:\n"
 "  the least thickness of a part (1; 2 for stencil = 4; K for layout \"tplane\")."},
+{"mesh:stack", "mesh:stack(m) -> a mesh of one dimension more whose m layers along its new last axis are\n"
+"  copies of this 1D or 2D mesh (mask and phase field): the grid of an ensemble of m members\n"
+"  (require \"ensemble\"; cardiac.simulation{..., members = m})."},
 {"cardiac.model",
 "cardiac.model(name [, {param = value, ...}])\n"
 "  A cell model with parameter values. Models: see cardiac.models().\n"
@@ -81,6 +84,8 @@ const help_entry help_entries[] = {
 {"cardiac.points", "cardiac.points{{x, y, z}, ...}: the cells containing the given points (mm)."},
 {"cardiac.where", "cardiac.where(function(x, y, z) return bool end): the cells whose centre satisfies a predicate."},
 {"cardiac.everywhere", "cardiac.everywhere(): every tissue cell."},
+{"cardiac.layer", "cardiac.layer(k, region | function) -> the region, given on one layer's mesh (an ensemble\n"
+"  member's), in layer k of a mesh stacked along its last axis (mesh:stack)."},
 {"region:count", "region:count(mesh) -> number of tissue cells of the mesh in the region."},
 {"cardiac.stimulus",
 "cardiac.stimulus{region = r, amplitude = a, duration = ms, start = 0, period = ms, count = 1}\n"
@@ -91,11 +96,13 @@ const help_entry help_entries[] = {
 "  Methods: pulses (list of start times), active(t [, dt])."},
 {"stimulus:pulses", "stimulus:pulses() -> list of pulse start times (ms)."},
 {"stimulus:active", "stimulus:active(t [, dt]) -> whether a pulse is on at time t."},
+{"stimulus:layer", "stimulus:layer(k) -> the same stimulus on layer k of a stacked mesh (an ensemble's member k)."},
 {"cardiac.simulation",
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
 "                   precision = \"fp32\" | \"fp64\" | \"mixed\", layout =, tsteps =, decomp = {px, py, pz},\n"
-"                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...}}\n"
+"                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...},\n"
+"                   members = m}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  A grid too coarse for the model's upstroke (ohara_rudy, gaur_rudy: above 0.25 mm at D = 0.2,\n"
@@ -115,9 +122,11 @@ const help_entry help_entries[] = {
 "  the layout is then naive, tplane or, with blocks, blockDS; with blocks each rank stores the\n"
 "  blocks of its part. sim.decomp = {dims, cuts (per axis, 0-based cells), balance, tissue\n"
 "  (per rank), whole_on_rank0 (a grid too thin to split: rank 0 computes it)}.\n"
+"  members = m: an ensemble (require \"ensemble\" builds one): the mesh's last axis counts m\n"
+"  uncoupled members (mesh:stack), D lists a member's axes, and sim:set_D(D, k) gives member k its own.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
-"          decomp, output_file, dx_resolved, resolved, running.\n"
-"  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, set_param, param,\n"
+"          decomp, output_file, dx_resolved, resolved, running, members.\n"
+"  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, member_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           save, restore, benchmark, close; in the background: start, pause, wait, watch."},
 {"simulation:run", "sim:run(ms) -> t: advances by ms: the nearest whole number of steps, the remainder carried to the next\n"
@@ -144,13 +153,16 @@ const help_entry help_entries[] = {
 {"simulation:get", "sim:get(var, i [, j [, k]]) -> value of a state variable at a cell."},
 {"simulation:at", "sim:at(var, x [, y [, z]]) -> value at the cell containing a point (mm)."},
 {"simulation:cell", "sim:cell(i [, j [, k]]) -> {state = value, ...}: the whole state of a cell."},
-{"simulation:field", "sim:field(var) -> flat list of a state variable over all cells (x fastest)."},
-{"simulation:stats", "sim:stats(var) -> min, max, mean, sum over the tissue."},
+{"simulation:field", "sim:field(var [, region]) -> flat list of a state variable over all cells (x fastest), or over\n"
+"  the region's cells (tissue or not) in that order."},
+{"simulation:stats", "sim:stats(var [, region]) -> min, max, mean, sum over the tissue (of the region)."},
 {"simulation:set",
 "sim:set(var, value | function(x, y, z) -> value [, region]) -> count\n"
 "  Sets a state variable in a region (default: all tissue); initial conditions.\n"
 "  e.g. sim:set(\"U\", 3.0, cardiac.slab{axis = \"x\", from = 0, to = 1})"},
-{"simulation:set_D", "sim:set_D(D | {Dx, Dy, Dz}): changes the diffusion coefficients (mm^2/ms); checked against dt."},
+{"simulation:set_D", "sim:set_D(D | {Dx, Dy, Dz} [, member]): changes the diffusion coefficients (mm^2/ms); checked\n"
+"  against dt. An ensemble (members = m): D lists a member's axes; with member = k, that member's only."},
+{"simulation:member_D", "sim:member_D(k) -> {Dx [, Dy]}: the D of an ensemble's member k (mm^2/ms)."},
 {"simulation:set_param",
 "sim:set_param(name, value [, region]) or sim:set_param({name = value, cell = preset} [, region])\n"
 "  Changes model parameters everywhere, or only in a region's tissue (ischaemic zones,\n"
@@ -190,21 +202,26 @@ const help_entry help_entries[] = {
 {"cardiac.activation", "activation maps of a simulation (sim:activation). Fields: threshold, fraction, every, var,\n"
 "  origin (time tracking began), maps (names: first, last, repol, apd, di, count).\n"
 "  Methods: field, get, stats, cv, write, png, restart."},
-{"activation:field", "maps:field([map = \"first\"]) -> flat list of a map over all cells (x fastest), NaN where none."},
+{"activation:field", "maps:field([map = \"first\" [, layer]]) -> flat list of a map over all cells (x fastest), NaN where\n"
+"  none; with a layer, over that layer of a stacked mesh (an ensemble's member)."},
 {"activation:get", "maps:get(map, i [, j [, k]]) -> the map's value at a cell (1-based)."},
-{"activation:stats", "maps:stats([map]) -> min, max, mean, number of tissue cells that have a value."},
-{"activation:cv", "maps:cv{map = \"first\", region =} -> {speed (mm/ms), direction, rms (ms), cells}: the planar\n"
+{"activation:stats", "maps:stats([map [, layer]]) -> min, max, mean, number of tissue cells that have a value (in the layer)."},
+{"activation:cv", "maps:cv{map = \"first\", region =, layer =} -> {speed (mm/ms), direction, rms (ms), cells}: the planar\n"
 "  wave t = t0 + s.x fitted by least squares to the times of the region's activated cells;\n"
-"  speed = 1/|s|. A large rms says the wave is not planar there."},
+"  speed = 1/|s|. A large rms says the wave is not planar there. layer = k: on layer k of a\n"
+"  stacked mesh (an ensemble's member), the region in the layer's own coordinates."},
 {"activation:write", "maps:write(file, {overwrite = false}): every map in HDF5 (/maps/<name>, /mesh/mask) with XDMF."},
 {"activation:png", "maps:png(file, {map = \"first\", min =, max =, z =, scale =, overwrite =}): a slice with a colour\n"
 "  bar scale; cells without a value are grey."},
-{"activation:restart", "maps:restart(): forgets what was seen and tracks again from now."},
+{"activation:restart", "maps:restart([layer]): forgets what was seen and tracks again from now; with a layer (an\n"
+"  ensemble's member), starts that layer again from its state, before the maps' first sample."},
 {"simulation:tips", "sim:tips{vars = {V, 2nd state}, centre = {a0, b0}} -> list of spiral tips {x, y, charge} (2D)\n"
 "  or scroll-wave filaments {x, y, z, faces} (3D, centre of each filament): the phase singularities\n"
 "  of theta = atan2(b - b0, a - a0) (plaquettes around which theta winds once). centre defaults\n"
 "  to the tissue means of the two variables; give it for a reliable phase (e.g. Karma {1, 0.5}).\n"
-"  Found on the backend (on the GPU only the singular plaquettes come to the host)."},
+"  Found on the backend (on the GPU only the singular plaquettes come to the host).\n"
+"  layers = true (3D, with centre): the tips of each z layer as a sheet of its own (an ensemble's\n"
+"  members), each {x, y, charge, layer}."},
 {"simulation:ecg", "sim:ecg{electrodes = {{x, y, z}, ...}, interval = ms | every = steps, name =} -> ecg\n"
 "  Samples a pseudo-ECG while the simulation runs: at each electrode (mm; up to 16) the sum over\n"
 "  tissue cells of (D grad V) . (x - x_e) / |x - x_e|^3 dV (Gima and Rudy 2002, constant factor\n"

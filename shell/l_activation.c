@@ -86,19 +86,33 @@ int lsim_activation(lua_State *L)
     return 1;
 }
 
-/* tracker:field([name]) -> flat list of the map (x fastest), NaN where none */
+/* The grid a map method reads: the whole grid, or with a layer number at idx
+ * (not nil) that layer of an ensemble (its cells from *off on). */
+static grid layer_arg(lua_State *L, int idx, const grid *g, size_t *off, const char *fn)
+{
+    *off = 0;
+    if (lua_isnoneornil(L, idx)) return *g;
+    const lua_Integer k = luaL_checkinteger(L, idx);
+    if (k < 1) cardiac_error(L, "%s: 'layer' must be 1 or more, got %d", fn, (int)k);
+    const grid lg = layer_grid(L, g, (size_t)(k - 1), fn);
+    *off = (size_t)(k - 1) * lg.ncells;
+    return lg;
+}
+
+/* tracker:field([name [, layer]]) -> flat list of the map (x fastest), NaN where none */
 static int tr_field(lua_State *L)
 {
     const char *fn = "activation:field";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
-    const grid *g = sim_grid(s);
     int f = field_index(L, 2, fn);
+    size_t off;
+    const grid lg = layer_arg(L, 3, sim_grid(s), &off, fn), *g = &lg;
     if (g->ncells > 50000000) cardiac_error(L, "%s: %zu cells is too many for a Lua table; use activation:write", fn, g->ncells);
     float *m = map_copy(L, s, t, f, fn);
     lua_createtable(L, (int)g->ncells, 0);
     for (size_t c = 0; c < g->ncells; c++) {
-        lua_pushnumber(L, g->mask[c] ? m[c] : NAN);
+        lua_pushnumber(L, g->mask[c] ? m[off + c] : NAN);
         lua_rawseti(L, -2, (lua_Integer)c + 1);
     }
     free(m);
@@ -119,22 +133,24 @@ static int tr_get(lua_State *L)
     return 1;
 }
 
-/* tracker:stats([name]) -> min, max, mean, cells with a value (tissue only) */
+/* tracker:stats([name [, layer]]) -> min, max, mean, cells with a value
+ * (tissue only; of one layer of an ensemble) */
 static int tr_stats(lua_State *L)
 {
     const char *fn = "activation:stats";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
-    const grid *g = sim_grid(s);
     int f = field_index(L, 2, fn);
+    size_t off;
+    const grid lg = layer_arg(L, 3, sim_grid(s), &off, fn), *g = &lg;
     float *m = map_copy(L, s, t, f, fn);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     size_t n = 0;
     for (size_t c = 0; c < g->ncells; c++) {
-        if (!g->mask[c] || !isfinite(m[c])) continue;
-        lo = fmin(lo, m[c]);
-        hi = fmax(hi, m[c]);
-        sum += m[c];
+        if (!g->mask[c] || !isfinite(m[off + c])) continue;
+        lo = fmin(lo, m[off + c]);
+        hi = fmax(hi, m[off + c]);
+        sum += m[off + c];
         n++;
     }
     free(m);
@@ -149,37 +165,43 @@ static int tr_stats(lua_State *L)
  * the planar wave fitted to the activation times of the region's cells */
 static int tr_cv(lua_State *L)
 {
-    static const char *const keys[] = {"map", "region", NULL};
+    static const char *const keys[] = {"map", "region", "layer", NULL};
     const char *fn = "activation:cv";
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
     if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
     args_table(L, 2, fn);
     args_known_keys(L, 2, fn, keys);
+    /* layer = k: the wave in one layer of an ensemble, on its member's mesh
+     * (its region in the member's coordinates) */
+    size_t off;
+    lua_getfield(L, 2, "layer");
+    const grid lg = layer_arg(L, lua_gettop(L), sim_grid(s), &off, fn), *g = &lg;
+    lua_pop(L, 1);
     int f = TRACK_FIRST;
     if (args_field(L, 2, "map")) { f = field_index(L, -1, fn); lua_pop(L, 1); }
     if (f != TRACK_FIRST && f != TRACK_LAST && f != TRACK_REPOL)
         cardiac_error(L, "%s: 'map' must be a map of times (first, last or repol), got '%s'", fn, track_field_names[f]);
     unsigned char *sel = NULL;
     if (args_field(L, 2, "region")) {
-        size_t *cells = NULL, n = resolve_region(L, -1, sim_grid(s), 1, &cells, fn);
-        sel = lua_newuserdatauv(L, sim_grid(s)->ncells, 0);   /* freed by Lua, also on errors */
-        memset(sel, 0, sim_grid(s)->ncells);
+        size_t *cells = NULL, n = resolve_region(L, -1, g, 1, &cells, fn);
+        sel = lua_newuserdatauv(L, g->ncells, 0);   /* freed by Lua, also on errors */
+        memset(sel, 0, g->ncells);
         for (size_t q = 0; q < n; q++) sel[cells[q]] = 1;
         free(cells);
         if (!n) cardiac_error(L, "%s: the region holds no tissue cells", fn);
     }
     float *m = map_copy(L, s, t, f, fn);
     double speed, dir[3], rms;
-    size_t used = activation_plane_fit(sim_grid(s), m, sel, &speed, dir, &rms);
+    size_t used = activation_plane_fit(g, m + off, sel, &speed, dir, &rms);
     free(m);
     if (!used) cardiac_error(L, "%s: too few activated cells (or all at one time) to fit a wave: run until the wave has "
                                 "crossed the region", fn);
     lua_createtable(L, 0, 4);
     lua_pushnumber(L, speed);
     lua_setfield(L, -2, "speed");
-    lua_createtable(L, sim_grid(s)->dim, 0);
-    for (int a = 0; a < sim_grid(s)->dim; a++) { lua_pushnumber(L, dir[a]); lua_rawseti(L, -2, a + 1); }
+    lua_createtable(L, g->dim, 0);
+    for (int a = 0; a < g->dim; a++) { lua_pushnumber(L, dir[a]); lua_rawseti(L, -2, a + 1); }
     lua_setfield(L, -2, "direction");
     lua_pushnumber(L, rms);
     lua_setfield(L, -2, "rms");
@@ -252,13 +274,17 @@ static int tr_png(lua_State *L)
     return 1;
 }
 
-/* tracker:restart(): forget everything, track again from now */
+/* tracker:restart([layer]): forget everything, track again from now; with a
+ * layer (an ensemble's member), start that layer again from its current
+ * state, while the maps have not sampled since their start */
 static int tr_restart(lua_State *L)
 {
     sim *s;
     tracker *t = check_tracker(L, 1, &s);
     char err[512];
-    if (sim_sync(s, err, sizeof err) != 0 || sim_restart_tracker(s, t, err, sizeof err) != 0)
+    const int layer = lua_isnoneornil(L, 2) ? 0 : (int)luaL_checkinteger(L, 2);
+    if (sim_sync(s, err, sizeof err) != 0 ||
+        (layer ? sim_restart_tracker_layer(s, t, layer - 1, err, sizeof err) : sim_restart_tracker(s, t, err, sizeof err)) != 0)
         cardiac_error(L, "activation:restart: %s", err);
     return 0;
 }

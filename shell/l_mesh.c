@@ -205,6 +205,46 @@ static int mesh_gc(lua_State *L)
     return 0;
 }
 
+/* mesh:stack(m) -> a mesh of one dimension more whose m layers along its new
+ * last axis are copies of this one (mask and phase field): the grid of an
+ * ensemble of m members (core/engine/members.h, scripts/ensemble.lua). */
+static int mesh_stack(lua_State *L)
+{
+    const char *fn = "mesh:stack";
+    const grid *g = check_mesh(L, 1);
+    const lua_Integer m = luaL_checkinteger(L, 2);
+    if (g->dim == 3) cardiac_error(L, "%s: a 3D mesh has no axis left to stack along (ensembles stack 1D and 2D meshes)", fn);
+    if (m < 1 || m > 1 << 20) cardiac_error(L, "%s: the number of layers must be 1 to %d, got %d", fn, 1 << 20, (int)m);
+    int n[3] = {g->n[0], g->n[1], g->n[2]};
+    double h[3] = {g->h[0], g->h[1], g->h[2]};
+    n[g->dim] = (int)m;
+    h[g->dim] = g->h[0];   /* the layers' spacing: no diffusion crosses it */
+    grid *s = lua_newuserdatauv(L, sizeof(grid), 0);
+    memset(s, 0, sizeof *s);
+    luaL_setmetatable(L, MESH_MT);
+    char err[256];
+    if (grid_init(s, g->dim + 1, n, h, err, sizeof err) != 0) cardiac_error(L, "%s: %s", fn, err);
+    if (g->phi && !(s->phi = malloc(s->ncells * sizeof *s->phi))) cardiac_error(L, "%s: out of memory", fn);
+    for (lua_Integer k = 0; k < m; k++) {
+        memcpy(s->mask + (size_t)k * g->ncells, g->mask, g->ncells);
+        if (g->phi) memcpy(s->phi + (size_t)k * g->ncells, g->phi, g->ncells * sizeof *g->phi);
+    }
+    grid_recount(s);
+    return 1;
+}
+
+/* m1 == m2: the same cells, spacing, tissue and phase field */
+static int mesh_eq(lua_State *L)
+{
+    const grid *a = check_mesh(L, 1), *b = check_mesh(L, 2);
+    int same = a->dim == b->dim && a->ncells == b->ncells && a->ntissue == b->ntissue && !a->phi == !b->phi;
+    for (int q = 0; q < 3 && same; q++) same = a->n[q] == b->n[q] && a->h[q] == b->h[q];
+    if (same) same = !memcmp(a->mask, b->mask, a->ncells);
+    if (same && a->phi) same = !memcmp(a->phi, b->phi, a->ncells * sizeof *a->phi);
+    lua_pushboolean(L, same);
+    return 1;
+}
+
 static int mesh_index(lua_State *L)
 {
     grid *g = check_mesh(L, 1);
@@ -382,9 +422,9 @@ void open_mesh(lua_State *L)
     static const luaL_Reg methods[] = {
         {"locate", mesh_locate}, {"coord", mesh_coord}, {"set_tissue", mesh_set_tissue},
         {"is_tissue", mesh_is_tissue}, {"count", mesh_count}, {"blocks", mesh_blocks},
-        {"decompose", mesh_decompose}, {NULL, NULL}};
+        {"decompose", mesh_decompose}, {"stack", mesh_stack}, {NULL, NULL}};
     static const luaL_Reg meta[] = {
-        {"__gc", mesh_gc}, {"__index", mesh_index}, {"__tostring", mesh_tostring}, {NULL, NULL}};
+        {"__gc", mesh_gc}, {"__index", mesh_index}, {"__tostring", mesh_tostring}, {"__eq", mesh_eq}, {NULL, NULL}};
     new_class(L, MESH_MT, methods, meta);
     lua_pushcfunction(L, mesh_new);
     lua_setfield(L, -2, "mesh");

@@ -7,13 +7,13 @@
 #include "bindings.h"
 #include "region.h"
 
-typedef enum { LR_GEOMETRY, LR_CELLS, LR_POINTS, LR_FUNCTION } lregion_kind;
+typedef enum { LR_GEOMETRY, LR_CELLS, LR_POINTS, LR_FUNCTION, LR_LAYER } lregion_kind;
 
 typedef struct {
     lregion_kind kind;
     region r;          /* LR_GEOMETRY */
     double *list;      /* LR_CELLS: 1-based i,j,k triples; LR_POINTS: x,y,z triples (mm) */
-    size_t n;
+    size_t n;          /* LR_LAYER: the layer, from 0 (the region in its uservalue) */
 } lregion;
 
 static lregion *push_region(lua_State *L, lregion_kind kind)
@@ -167,6 +167,21 @@ static int where_new(lua_State *L)
     return 1;
 }
 
+/* cardiac.layer(k, region): the region, given on one layer's mesh, in layer
+ * k of a grid stacked along its last axis (an ensemble's member k). */
+static int layer_new(lua_State *L)
+{
+    const lua_Integer k = luaL_checkinteger(L, 1);
+    if (k < 1) cardiac_error(L, "cardiac.layer: k must be 1 or more, got %d", (int)k);
+    if (!lua_isfunction(L, 2) && !luaL_testudata(L, 2, REGION_MT))
+        cardiac_error(L, "cardiac.layer: expected a region or a function after k, got %s", args_typename(L, 2));
+    lregion *r = push_region(L, LR_LAYER);
+    r->n = (size_t)(k - 1);
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
 static int everywhere_new(lua_State *L)
 {
     push_region(L, LR_GEOMETRY)->r.kind = REGION_ALL;
@@ -200,6 +215,22 @@ static size_t resolve_function(lua_State *L, int fidx, const grid *g, int tissue
     return n;
 }
 
+/* Layer k of g (its last axis) as a grid of one dimension less. */
+grid layer_grid(lua_State *L, const grid *g, size_t k, const char *fn)
+{
+    const int ax = g->dim - 1;
+    if (g->dim < 2 || k >= (size_t)g->n[ax])
+        cardiac_error(L, "%s: layer %d of a mesh of %d x %d x %d cells does not exist", fn, (int)k + 1, g->n[0],
+                      g->n[1], g->n[2]);
+    grid s = *g;
+    s.dim = g->dim - 1;
+    s.n[ax] = 1;
+    s.ncells = g->ncells / (size_t)g->n[ax];
+    s.mask = g->mask + k * s.ncells;
+    s.phi = g->phi ? g->phi + k * s.ncells : NULL;
+    return s;
+}
+
 size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, size_t **cells, const char *fn)
 {
     idx = lua_absindex(L, idx);
@@ -216,6 +247,14 @@ size_t resolve_region(lua_State *L, int idx, const grid *g, int tissue_only, siz
         lua_getiuservalue(L, idx, 1);
         n = resolve_function(L, lua_gettop(L), g, tissue_only, cells);
         lua_pop(L, 1);
+        return n;
+    }
+    case LR_LAYER: {
+        const grid sheet = layer_grid(L, g, r->n, fn);
+        lua_getiuservalue(L, idx, 1);
+        n = resolve_region(L, lua_gettop(L), &sheet, tissue_only, cells, fn);
+        lua_pop(L, 1);
+        for (size_t q = 0; q < n; q++) (*cells)[q] += r->n * sheet.ncells;
         return n;
     }
     case LR_CELLS:
@@ -262,7 +301,8 @@ static int region_tostring(lua_State *L)
     static const char *names[] = {"everywhere", "slab", "box", "sphere", "cylinder", "biventricle", "cells"};
     lregion *r = luaL_checkudata(L, 1, REGION_MT);
     const char *k = r->kind == LR_GEOMETRY ? names[r->r.kind]
-                  : r->kind == LR_CELLS ? "cells" : r->kind == LR_POINTS ? "points" : "where";
+                  : r->kind == LR_CELLS ? "cells" : r->kind == LR_POINTS ? "points"
+                  : r->kind == LR_LAYER ? "layer" : "where";
     lua_pushfstring(L, "cardiac.region (%s)", k);
     return 1;
 }
@@ -274,7 +314,8 @@ void open_region(lua_State *L)
     static const luaL_Reg ctors[] = {
         {"slab", slab_new}, {"box", box_new}, {"sphere", sphere_new}, {"cylinder", cylinder_new},
         {"biventricle", biventricle_new}, {"cells", cells_new},
-        {"points", points_new}, {"where", where_new}, {"everywhere", everywhere_new}, {NULL, NULL}};
+        {"points", points_new}, {"where", where_new}, {"everywhere", everywhere_new},
+        {"layer", layer_new}, {NULL, NULL}};
     new_class(L, REGION_MT, methods, meta);
     luaL_setfuncs(L, ctors, 0);
 }

@@ -46,7 +46,10 @@ int sim_var_arg(lua_State *L, const sim *s, int idx, const char *fn)
     return v;
 }
 
-static void read_D(lua_State *L, int idx, const char *key, const grid *g, double D[3], const char *fn)
+/* D at idx (or the option key of the table at idx): one number or one per
+ * axis. An ensemble's D (members > 0) is a member's: one per axis of the
+ * member's mesh, and 0 along the member axis (core/engine/members.h). */
+static void read_D(lua_State *L, int idx, const char *key, const grid *g, int members, double D[3], const char *fn)
 {
     double v[3] = {0.1, 0.1, 0.1};
     int n;
@@ -58,9 +61,11 @@ static void read_D(lua_State *L, int idx, const char *key, const grid *g, double
         n = args_vector(L, -1, fn, "D", v, 3, 1);
         lua_pop(L, 1);
     }
-    if (n > 1 && n != g->dim) cardiac_error(L, "%s: 'D' lists %d values for a %dD mesh", fn, n, g->dim);
+    const int dim = g->dim - (members > 0);
+    if (n > 1 && n != dim)
+        cardiac_error(L, "%s: 'D' lists %d values for a%s %dD mesh", fn, n, members ? "n ensemble's members'" : "", dim);
     for (int a = 0; a < 3; a++) {
-        D[a] = n == 1 ? v[0] : v[a];
+        D[a] = a >= dim ? (a < g->dim ? 0 : v[0]) : n == 1 ? v[0] : v[a];
         if (D[a] < 0) cardiac_error(L, "%s: 'D' must be non-negative, got %g", fn, D[a]);
     }
 }
@@ -108,7 +113,8 @@ static void warn_resolution(const sim *s, const char *fn)
 static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
-                                       "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli", NULL};
+                                       "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
+                                       "members", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -127,7 +133,12 @@ static int lsim_new(lua_State *L)
     if (g->ntissue == 0) cardiac_error(L, "%s: the mesh has no tissue cells", fn);
     sim_config cfg;
     cfg.dt = args_positive(L, 1, fn, "dt", 0.05, 0);
-    read_D(L, 1, "D", g, cfg.D, fn);
+    /* an ensemble (core/engine/members.h): the mesh's last axis counts its members */
+    cfg.members = (int)args_integer(L, 1, fn, "members", 0, 0, 1);
+    if (cfg.members && (g->dim < 2 || g->n[g->dim - 1] != cfg.members))
+        cardiac_error(L, "%s: 'members' = %d needs a mesh whose last axis has one layer per member (mesh:stack(%d)), "
+                      "got %d x %d x %d cells", fn, cfg.members, cfg.members, g->n[0], g->n[1], g->n[2]);
+    read_D(L, 1, "D", g, cfg.members, cfg.D, fn);
     cfg.order = (int)args_integer(L, 1, fn, "stencil", 2, 0, 2);
     if (cfg.order != 2 && cfg.order != 4) cardiac_error(L, "%s: 'stencil' must be 2 or 4 (order of accuracy), got %d", fn, cfg.order);
     cfg.backend = args_string(L, 1, fn, "backend", "cpu", 0);
@@ -389,15 +400,18 @@ static int lsim_field(lua_State *L)
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:field");
     if (sim_grid(s)->ncells > 50000000) return cardiac_error(L, "simulation:field: %d cells is too many for a Lua table; use output", (int)sim_grid(s)->ncells);
+    /* with a region: its cells' values (tissue or not) in the grid's order */
+    size_t *cells = NULL, ncells = sim_grid(s)->ncells;
+    if (!lua_isnoneornil(L, 3)) ncells = resolve_region(L, 3, sim_grid(s), 0, &cells, "simulation:field");
     void *f = state_copy(L, s, v);
-    const size_t ncells = sim_grid(s)->ncells;
     const int fp64 = sim_fp64(s);
     lua_createtable(L, (int)ncells, 0);
-    for (size_t c = 0; c < ncells; c++) {
-        lua_pushnumber(L, state_at(fp64, f, c));
-        lua_rawseti(L, -2, (lua_Integer)c + 1);
+    for (size_t q = 0; q < ncells; q++) {
+        lua_pushnumber(L, state_at(fp64, f, cells ? cells[q] : q));
+        lua_rawseti(L, -2, (lua_Integer)q + 1);
     }
     free(f);
+    free(cells);
     return 1;
 }
 
@@ -405,19 +419,24 @@ static int lsim_stats(lua_State *L)
 {
     sim *s = check_sim(L, 1);
     int v = sim_var_arg(L, s, 2, "simulation:stats");
-    float *f = field_copy(L, s, v);
     const grid *g = sim_grid(s);
+    /* with a region: over its tissue cells */
+    size_t *cells = NULL, n = g->ntissue;
+    if (!lua_isnoneornil(L, 3)) n = resolve_region(L, 3, g, 1, &cells, "simulation:stats");
+    float *f = field_copy(L, s, v);
     double lo = INFINITY, hi = -INFINITY, sum = 0;
-    for (size_t c = 0; c < g->ncells; c++) {
+    for (size_t q = 0, c; q < (cells ? n : g->ncells); q++) {
+        c = cells ? cells[q] : q;
         if (!g->mask[c]) continue;
         if (f[c] < lo) lo = f[c];
         if (f[c] > hi) hi = f[c];
         sum += f[c];
     }
     free(f);
-    lua_pushnumber(L, lo);
-    lua_pushnumber(L, hi);
-    lua_pushnumber(L, sum / (double)g->ntissue);
+    free(cells);
+    lua_pushnumber(L, n ? lo : NAN);
+    lua_pushnumber(L, n ? hi : NAN);
+    lua_pushnumber(L, n ? sum / (double)n : NAN);
     lua_pushnumber(L, sum);
     return 4;
 }
@@ -496,15 +515,39 @@ static int lsim_set(lua_State *L)
 
 /* ---- changing the problem between runs -------------------------------- */
 
+/* sim:set_D(D [, member]): every member's (the whole simulation's), or an
+ * ensemble member's own */
 static int lsim_set_D(lua_State *L)
 {
+    const char *fn = "simulation:set_D";
     sim *s = check_sim(L, 1);
     double D[3];
-    read_D(L, 2, NULL, sim_grid(s), D, "simulation:set_D");
+    read_D(L, 2, NULL, sim_grid(s), sim_members(s), D, fn);
     char err[512];
-    if (sim_set_diffusion(s, D, err, sizeof err) != 0) return cardiac_error(L, "simulation:set_D: %s", err);
-    warn_resolution(s, "simulation:set_D");
+    if (!lua_isnoneornil(L, 3)) {
+        const lua_Integer k = luaL_checkinteger(L, 3);
+        if (!sim_members(s)) return cardiac_error(L, "%s: 'member' = %d: the simulation is not an ensemble", fn, (int)k);
+        if (k < 1 || k > sim_members(s))
+            return cardiac_error(L, "%s: 'member' must be 1 to %d, got %d", fn, sim_members(s), (int)k);
+        if (sim_set_member_D(s, (int)k - 1, D, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
+        return 0;
+    }
+    if (sim_set_diffusion(s, D, err, sizeof err) != 0) return cardiac_error(L, "%s: %s", fn, err);
+    warn_resolution(s, fn);
     return 0;
+}
+
+/* sim:member_D(k) -> {Dx, Dy}: an ensemble member's D */
+static int lsim_member_D(lua_State *L)
+{
+    sim *s = check_sim(L, 1);
+    const lua_Integer k = luaL_checkinteger(L, 2);
+    if (!sim_members(s) || k < 1 || k > sim_members(s))
+        return cardiac_error(L, "simulation:member_D: member %d does not exist (%d members)", (int)k, sim_members(s));
+    const int dim = sim_grid(s)->dim - 1;
+    lua_createtable(L, dim, 0);
+    for (int a = 0; a < dim; a++) { lua_pushnumber(L, sim_member_D(s, (int)k - 1)[a]); lua_rawseti(L, -2, a + 1); }
+    return 1;
 }
 
 static int lsim_add_stimulus(lua_State *L)
@@ -963,7 +1006,7 @@ static int lsim_index(lua_State *L)
     } else if (!strcmp(k, "block")) { if (sim_block(s)[0]) lua_pushfstring(L, "%dx%d", sim_block(s)[0], sim_block(s)[1]); else lua_pushnil(L); }
     else if (!strcmp(k, "stencil")) lua_pushinteger(L, sim_order(s));
     else if (!strcmp(k, "decomp")) push_decomp(L, sim_decomp(s), sim_grid(s));
-    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, stencil_dt_limit(sim_stencil(s), sim_grid(s), model_rate_bound(sim_model(s))));
+    else if (!strcmp(k, "dt_max")) lua_pushnumber(L, sim_dt_max(s));
     else if (!strcmp(k, "dx_resolved") || !strcmp(k, "resolved")) {
         /* the smallest of the axes' limits (sim_resolution), and whether every axis is within its own */
         double lim[3], m = 0;
@@ -975,6 +1018,7 @@ static int lsim_index(lua_State *L)
     }
     else if (!strcmp(k, "output_file")) lua_pushstring(L, sim_output_path(s));
     else if (!strcmp(k, "running")) lua_pushboolean(L, steer_running(s));
+    else if (!strcmp(k, "members")) { if (sim_members(s)) lua_pushinteger(L, sim_members(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "D")) {
         lua_createtable(L, sim_grid(s)->dim, 0);
         for (int a = 0; a < sim_grid(s)->dim; a++) { lua_pushnumber(L, sim_D(s)[a]); lua_rawseti(L, -2, a + 1); }
@@ -999,7 +1043,7 @@ void open_simulation(lua_State *L)
     static const luaL_Reg methods[] = {
         {"step", lsim_step}, {"run", lsim_run}, {"get", lsim_get}, {"at", lsim_at}, {"cell", lsim_cell},
         {"field", lsim_field}, {"stats", lsim_stats}, {"set", lsim_set}, {"set_D", lsim_set_D},
-        {"set_param", lsim_set_param}, {"param", lsim_param}, {"param_sets", lsim_param_sets},
+        {"set_param", lsim_set_param}, {"member_D", lsim_member_D}, {"param", lsim_param}, {"param_sets", lsim_param_sets},
         {"clamp", lsim_clamp}, {"clamp_ryr", lsim_clamp_ryr}, {"add_stimulus", lsim_add_stimulus},
         {"probe", lsim_probe}, {"output", lsim_output}, {"close_output", lsim_close_output},
         {"png", lsim_png}, {"benchmark", lsim_benchmark}, {"diff", lsim_diff}, {"close", lsim_close},

@@ -108,6 +108,32 @@ void build_stimulus(lua_State *L, int idx, const grid *g, stimulus *out, const c
     }
 }
 
+/* stim:layer(k) -> the same stimulus on layer k of a stacked mesh (an
+ * ensemble's member k): its region becomes cardiac.layer(k, region) */
+static int stim_layer(lua_State *L)
+{
+    lstim *st = check_stim(L, 1);
+    luaL_checkinteger(L, 2);
+    lua_getglobal(L, "cardiac");
+    lua_getfield(L, -1, "layer");
+    lua_pushvalue(L, 2);
+    lua_getiuservalue(L, 1, 1);
+    lua_call(L, 2, 1);
+    const int reg = lua_gettop(L);
+    lstim *cp = lua_newuserdatauv(L, sizeof *cp, 1);
+    cp->s = st->s;
+    cp->s.times = NULL;
+    luaL_setmetatable(L, STIMULUS_MT);
+    if (st->s.ntimes) {
+        cp->s.times = malloc(st->s.ntimes * sizeof *cp->s.times);
+        if (!cp->s.times) cardiac_error(L, "stimulus:layer: out of memory");
+        memcpy(cp->s.times, st->s.times, st->s.ntimes * sizeof *cp->s.times);
+    }
+    lua_pushvalue(L, reg);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
 static int stim_pulses(lua_State *L)
 {
     lstim *st = check_stim(L, 1);
@@ -138,7 +164,8 @@ static int stim_tostring(lua_State *L)
 
 void open_stimulus(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"pulses", stim_pulses}, {"active", stim_active}, {NULL, NULL}};
+    static const luaL_Reg methods[] = {{"pulses", stim_pulses}, {"active", stim_active}, {"layer", stim_layer},
+                                       {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__gc", stim_gc}, {"__tostring", stim_tostring}, {NULL, NULL}};
     new_class(L, STIMULUS_MT, methods, meta);
     lua_pushcfunction(L, stim_new);

@@ -18,7 +18,7 @@ static int state_of(lua_State *L, const sim *s, const char *name, const char *fn
  * {x, y, charge} (2D) or {x, y, z, faces} filaments (3D) */
 int lsim_tips(lua_State *L)
 {
-    static const char *const keys[] = {"vars", "centre", NULL};
+    static const char *const keys[] = {"vars", "centre", "layers", NULL};
     const char *fn = "simulation:tips";
     sim *s = check_sim(L, 1);
     if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
@@ -39,15 +39,23 @@ int lsim_tips(lua_State *L)
     double c0[2] = {NAN, NAN};
     int given = args_vector(L, 2, fn, "centre", c0, 2, 0);
     if (given == 1) cardiac_error(L, "%s: 'centre' must be {a0, b0}, one value per variable", fn);
+    /* layers = true: the tips of each z layer as a sheet of its own (an
+     * ensemble's members), each with its layer */
+    const int layers = args_boolean(L, 2, fn, "layers", 0);
+    if (layers && sim_grid(s)->dim != 3)
+        cardiac_error(L, "%s: 'layers' finds the tips of the z layers of a 3D mesh; this mesh is %dD", fn, sim_grid(s)->dim);
+    if (layers && !given) cardiac_error(L, "%s: 'layers' needs 'centre' = {a0, b0}", fn);
     singularity *found;
-    long m = sim_find_tips(s, va, vb, given ? c0 : NULL, &found);
+    long m = layers ? sim_find_layer_tips(s, va, vb, c0, &found) : sim_find_tips(s, va, vb, given ? c0 : NULL, &found);
     if (m < 0) cardiac_error(L, "%s: %s", fn, sim_error(s));
     lua_createtable(L, (int)m, 0);
     static const char *const axis[3] = {"x", "y", "z"};
     for (long q = 0; q < m; q++) {
         lua_createtable(L, 0, 4);
-        for (int k = 0; k < sim_grid(s)->dim; k++) { lua_pushnumber(L, found[q].x[k]); lua_setfield(L, -2, axis[k]); }
-        if (sim_grid(s)->dim == 2) { lua_pushinteger(L, found[q].charge); lua_setfield(L, -2, "charge"); }
+        const int dim = layers ? 2 : sim_grid(s)->dim;
+        for (int k = 0; k < dim; k++) { lua_pushnumber(L, found[q].x[k]); lua_setfield(L, -2, axis[k]); }
+        if (layers) { lua_pushinteger(L, found[q].layer + 1); lua_setfield(L, -2, "layer"); }
+        if (dim == 2) { lua_pushinteger(L, found[q].charge); lua_setfield(L, -2, "charge"); }
         else { lua_pushinteger(L, (lua_Integer)found[q].faces); lua_setfield(L, -2, "faces"); }
         lua_rawseti(L, -2, q + 1);
     }

@@ -7,7 +7,7 @@
 #define O24 (1u << 2 | 1u << 4)
 
 const layout_def layout_table[LAYOUT_COUNT] = {
-    [LAYOUT_NAIVE] = {"naive", "one thread per cell", 1, 0, D123, O24, 1, 1, 0, 1, 0},
+    [LAYOUT_NAIVE] = {"naive", "one thread per cell", 1, 0, D123, O24, 1, 1, 0, 1, 0, 1},
     [LAYOUT_WINDOW] = {"window", "the thesis' sliding window along z (section 4.2)", 1, MARCHING_MAX_STATES, D123, O24,
                        0, 0, 0, 0, 1},
     [LAYOUT_TOWER] = {"tower", "the thesis' towerDS (section 4.3)", 1, MARCHING_MAX_STATES, D123, O24, 0, 0, 0, 0, 1},
@@ -15,7 +15,7 @@ const layout_def layout_table[LAYOUT_COUNT] = {
                        0, 0, 1, 0},
     [LAYOUT_BLOCK] = {"block", "blockDS: only the blocks that hold tissue (thesis 4.4)", 1, 0, D123, O24, 1, 1, 1, 1, 0},
     [LAYOUT_TPLANE] = {"tplane", "temporal blocking over wide tiles, plane by plane", 3, MARCHING_MAX_STATES, 1u << 3,
-                       1u << 2, 1, 0, 0, 1, 0},
+                       1u << 2, 1, 0, 0, 1, 0, 1},
 };
 
 int layout_find(const char *name)

@@ -32,6 +32,7 @@ typedef struct layout_def {
     int blocks;            /* is the blockDS storage: chosen by 'blocks', and only by it */
     int folded;            /* has kernels with the model's default parameters folded in as constants */
     int thesis;            /* a thesis baseline: built with CARDIAC_THESIS_LAYOUTS=ON only */
+    int members;           /* steps ensembles (core/engine/members.h), whose members may each have their own D */
 } layout_def;
 
 extern const layout_def layout_table[LAYOUT_COUNT];

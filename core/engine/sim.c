@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "halo.h"
+#include "members.h"
 #include "output.h"
 #include "par.h"
 #include "sim.h"
@@ -57,6 +58,7 @@ static const backend_ops *find_backend(const char *name, char *err, size_t errle
 int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen)
 {
     stencil st;
+    memset(&st, 0, sizeof st);
     stencil_setup(&st, &s->lg, s->order, D);
     /* a phase field's limit depends on the field: take it over the whole grid,
      * which every rank holds, so that all ranks agree */
@@ -72,9 +74,15 @@ int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t
 
 int sim_set_diffusion(sim *s, const double D[3], char *err, size_t errlen)
 {
+    if (s->members && D[s->st.maxis] != 0) {
+        snprintf(err, errlen, "an ensemble's members do not couple: D along its member axis (axis %d) must be 0, "
+                 "got %g", s->st.maxis + 1, D[s->st.maxis]);
+        return -1;
+    }
     if (sim_check_dt(s, D, sim_rate_bound(s), err, errlen) != 0) return -1;
     stencil_setup(&s->st, &s->lg, s->order, D);
     memcpy(s->D, D, sizeof s->D);
+    members_set_all(s, D);   /* an ensemble: every member takes D */
     return 0;
 }
 
@@ -144,6 +152,16 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
     snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");
+    if (cfg->members && cfg->blocks[0]) {
+        snprintf(err, errlen, "blocks: an ensemble's members are stored whole (a member with holes keeps its mask); "
+                 "leave out blocks");
+        sim_destroy(s);
+        return NULL;
+    }
+    if (cfg->members && members_init(s, cfg->members, err, errlen) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     if (setup_part(s, be, g, cfg, err, errlen) != 0 || check_blocks(s, cfg, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
@@ -197,6 +215,7 @@ void sim_destroy(sim *s)
     free(s->probes);
     multiscale_free(s);
     tips_release(s);
+    members_free(s);
     if (s->be && s->be->free) s->be->free(s);
     for (size_t q = 0; q < s->nstims; q++) stimulus_free(&s->stims[q]);
     free(s->stims);

@@ -16,6 +16,7 @@
 #include "stencil.h"
 #include "stimulus.h"
 #include "gpu.h"
+#include "members.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,7 +107,10 @@ struct sim {
     int halo_off;               /* benchmarks only: skip the exchange to time compute alone */
     model_inst m;
     stencil st;
-    double D[3];
+    double D[3];                /* an ensemble whose members differ: the last D set for all of them */
+    int members;                /* an ensemble (core/engine/members.h): the grid's last axis counts members; 0: none */
+    double (*mD)[3];            /* an ensemble: each member's D (mm^2/ms per axis; 0 along the member axis) */
+    double *mcoef;              /* an ensemble whose members' D differ: st.mcoef's layers (3 per layer of lg) */
     int order;
     int fp64;                   /* state in double precision */
     int mixed;                  /* precision "mixed": fp64, gate kinetics in float (model.h) */
@@ -156,6 +160,7 @@ typedef struct {
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
+    int members;                /* an ensemble of this many members along the grid's last axis (core/engine/members.h), 0: none */
     double dt, D[3];
 } sim_config;
 
@@ -228,6 +233,11 @@ typedef void (*progress_fn)(void *ctx, const sim *s, long done, long total, int 
 tracker *sim_add_tracker(sim *s, int var, float threshold, float fraction, long every, char *err, size_t errlen);
 /* Forgets what a tracker has seen and starts it again from now. */
 int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen);
+/* Starts one layer along the grid's last axis (an ensemble's member,
+ * core/engine/members.h) again from the current state, while the tracker
+ * has not sampled since its start: maps made at one step boundary for
+ * several members, each member's after its own changes there. */
+int sim_restart_tracker_layer(sim *s, tracker *t, int layer, char *err, size_t errlen);
 /* One map of a tracker over the whole grid, absolute times in ms (collective). */
 void sim_track_field(sim *s, tracker *t, int field, float *dst);
 

@@ -6,6 +6,8 @@ void stencil_setup(stencil *s, const grid *g, int order, const double D[3])
     for (int a = 0; a < 3; a++)
         s->coef[a] = a < g->dim ? D[a] / (g->h[a] * g->h[a]) : 0.0;
     s->full = g->ntissue == g->ncells;
+    s->mcoef = NULL;
+    s->mversion++;
 }
 
 /* With a phase field the operator's rows differ: by Gershgorin, its largest

@@ -16,8 +16,16 @@ typedef struct {
     int order;        /* 2 or 4 */
     double coef[3];   /* D_a / h_a^2, 1/ms */
     int full;         /* grid has no mask holes: skip mask tests */
+    /* An ensemble whose members' D differ (core/engine/members.h): per layer
+     * of the grid along axis maxis (a member), its own coef[3]; NULL: coef
+     * everywhere. mversion counts the changes (the GPU copies it anew). */
+    const double *mcoef;
+    int maxis;
+    unsigned mversion;
 } stencil;
 
+/* Sets order and coef from D, one set for every cell (mcoef NULL); keeps
+ * maxis. */
 void stencil_setup(stencil *s, const grid *g, int order, const double D[3]);
 
 /* Largest stable forward-Euler dt (ms) for diffusion plus a reaction whose

@@ -12,13 +12,14 @@ static inline real R(stencil_point_phase)(const stencil *st, const grid *g, cons
     const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
     const size_t c = x->c;
     const real pc = (real)g->phi[c], v0 = V[x->q];
+    const double *coef = st->mcoef ? st->mcoef + 3 * (size_t)x->pos[st->maxis] : st->coef;
     real sum = 0;
     for (int a = 0; a < g->dim; a++) {
         const ptrdiff_t s = stride[a];
         real flux = 0;
         if (st_in(g, c, x->pos[a], -1, g->n[a], s)) flux += (pc + (real)g->phi[c - s]) * (V[st_at(x, a, -1, s)] - v0);
         if (st_in(g, c, x->pos[a], 1, g->n[a], s)) flux += (pc + (real)g->phi[c + s]) * (V[st_at(x, a, 1, s)] - v0);
-        sum += (real)st->coef[a] * flux;
+        sum += (real)coef[a] * flux;
     }
     return sum / (2 * pc);
 }
@@ -33,10 +34,12 @@ static inline real R(stencil_point_at)(const stencil *st, const grid *g, const r
     for (int a = 0; a < g->dim && interior; a++)
         interior = x->pos[a] >= r && x->pos[a] < g->n[a] - r;
     real sum = 0, v0 = V[x->q];
+    /* an ensemble whose members' D differ: the member's (its layer's) coefficients */
+    const double *cf = st->mcoef ? st->mcoef + 3 * (size_t)x->pos[st->maxis] : st->coef;
     for (int a = 0; a < g->dim; a++) {
         const ptrdiff_t s = stride[a];
         const int p = x->pos[a];
-        const real coef = (real)st->coef[a];
+        const real coef = (real)cf[a];
         if (interior) {
             real m2 = r > 1 ? V[st_at(x, a, -2, s)] : 0, p2 = r > 1 ? V[st_at(x, a, 2, s)] : 0;
             sum += coef * R(stencil_axis_interior)(v0, V[st_at(x, a, -1, s)], V[st_at(x, a, 1, s)], m2, p2,

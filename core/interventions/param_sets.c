@@ -156,7 +156,7 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
         double q = rate_of(s, t[L]);
         if (q > rate) rate = q;
     }
-    if (sim_check_dt(s, s->D, rate, err, errlen) != 0) {
+    if (sim_check_dt_members(s, rate, err, errlen) != 0) {
         free(t);
         return -1;
     }
@@ -204,7 +204,7 @@ int sim_replace_param_sets(sim *s, const param_vec *sets, int n, const unsigned 
         double q = rate_of(s, sets[L]);
         if (q > rate) rate = q;
     }
-    if (sim_check_dt(s, s->D, rate, err, errlen) != 0) return -1;
+    if (sim_check_dt_members(s, rate, err, errlen) != 0) return -1;
     unsigned char *label = NULL;
     param_vec *table = NULL;
     if (n > 1) {

@@ -27,12 +27,15 @@ static void track_release(tracker *t)
     memset(a, 0, sizeof *a);
 }
 
-static int track_begin(sim *s, tracker *t)
+/* Allocates the arrays on first use, and starts the rank's cells [c0, c1)
+ * (all: c1 = -1) from the current state. */
+static int track_begin(sim *s, tracker *t, size_t c0, size_t c1)
 {
     state_view v;
     sim_view(s, 0, &v);
+    if (c1 > v.ncells) c1 = v.ncells;
 #ifdef CARDIAC_HAVE_CUDA
-    if (v.device) return track_begin_cu(s, &v, t);
+    if (v.device) return track_begin_cu(s, &v, t, c0, c1);
 #endif
     track_arrays *a = &t->a;
     const size_t n = v.ncells;
@@ -43,7 +46,7 @@ static int track_begin(sim *s, tracker *t)
         for (int f = 0; f < TRACK_COUNT; f++) ok = (a->time[f] = malloc(n * sizeof(float))) && ok;
         if (!ok) { track_release(t); sim_fail(s, "out of memory for the activation maps"); return -1; }
     }
-    for (size_t c = 0; c < n; c++) track_start(*a, c, (float)view_value(&v, t->var, c));
+    for (size_t c = c0; c < c1; c++) track_start(*a, c, (float)view_value(&v, t->var, c));
     return 0;
 }
 
@@ -114,7 +117,30 @@ int sim_restart_tracker(sim *s, tracker *t, char *err, size_t errlen)
 {
     t->origin = t->t_prev = sim_time(s);
     t->last_step = s->nstep;
-    if (track_begin(s, t) != 0 || s->failed) {
+    if (track_begin(s, t, 0, (size_t)-1) != 0 || s->failed) {
+        snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
+        return -1;
+    }
+    return 0;
+}
+
+int sim_restart_tracker_layer(sim *s, tracker *t, int layer, char *err, size_t errlen)
+{
+    const int ax = s->g.dim - 1;
+    if (s->g.dim < 2 || layer < 0 || layer >= s->g.n[ax]) {
+        snprintf(err, errlen, "layer %d does not exist", layer + 1);
+        return -1;
+    }
+    if (t->last_step != s->nstep) {
+        snprintf(err, errlen, "the maps have sampled since they started (at %g ms): a layer starts again only at "
+                 "their start", t->origin);
+        return -1;
+    }
+    /* the layer's cells this rank stores: a contiguous range of its cells */
+    const int l = layer - s->dc.slo[ax];
+    if (l < 0 || l >= s->lg.n[ax]) return 0;
+    const size_t plane = s->lg.ncells / (size_t)s->lg.n[ax];
+    if (track_begin(s, t, (size_t)l * plane, (size_t)(l + 1) * plane) != 0 || s->failed) {
         snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory for the activation maps");
         return -1;
     }

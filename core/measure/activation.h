@@ -108,8 +108,8 @@ struct state_view;
  * them from the current state, sample queues one sample at times tp -> t (ms
  * after the origin), read waits and copies one map (TRACK_*, row-major over
  * the rank's cells) to host memory, release frees them. begin returns -1
- * after sim_fail. */
-int  track_begin_cu(struct sim *s, const struct state_view *v, tracker *t);
+ * after sim_fail; it resets the rank's cells [c0, c1) only. */
+int  track_begin_cu(struct sim *s, const struct state_view *v, tracker *t, size_t c0, size_t c1);
 void track_sample_cu(struct sim *s, const struct state_view *v, tracker *t, float tp, float tnow);
 void track_read_cu(struct sim *s, const struct state_view *v, tracker *t, int field, float *dst);
 void track_release_cu(tracker *t);

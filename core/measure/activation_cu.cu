@@ -14,9 +14,9 @@
 static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
 
 template <class T>
-__global__ void k_track_start(store_map m, const T *v, track_arrays a, size_t n, float rest)
+__global__ void k_track_start(store_map m, const T *v, track_arrays a, size_t c0, size_t n, float rest)
 {
-    size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t c = c0 + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
     const size_t q = stored_index(m, c);
     track_start(a, c, q == (size_t)-1 ? rest : (float)v[q]);
@@ -40,7 +40,7 @@ extern "C" void track_release_cu(tracker *t)
     t->device = 0;
 }
 
-extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t)
+extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0, size_t c1)
 {
     const size_t n = v->ncells;
     track_arrays &a = t->a;
@@ -63,8 +63,9 @@ extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t)
     // cells not stored are never sampled: their starting V is irrelevant
     const store_map &m = *(const store_map *)v->store;
     cudaStream_t st = (cudaStream_t)v->stream;
-    if (v->fp64[t->var]) k_track_start<<<blocks_for(n), 256, 0, st>>>(m, (const double *)v->var[t->var], a, n, 0.0f);
-    else k_track_start<<<blocks_for(n), 256, 0, st>>>(m, (const float *)v->var[t->var], a, n, 0.0f);
+    if (c1 <= c0) return 0;
+    if (v->fp64[t->var]) k_track_start<<<blocks_for(c1 - c0), 256, 0, st>>>(m, (const double *)v->var[t->var], a, c0, c1, 0.0f);
+    else k_track_start<<<blocks_for(c1 - c0), 256, 0, st>>>(m, (const float *)v->var[t->var], a, c0, c1, 0.0f);
     return CU(s, cudaGetLastError()) ? 0 : -1;
 }
 

@@ -21,6 +21,7 @@ typedef struct {
     double x[3];      /* centre of the singular plaquette (2D) or of a filament's faces (3D), mm */
     int charge;       /* 2D: +1 counter-clockwise, -1 clockwise (x right, y up) */
     size_t faces;     /* 3D: singular faces of the filament (its length in cells, roughly) */
+    int layer;        /* tips of the z layers of a 3D grid (sim_find_layer_tips): the layer, from 0 */
 } singularity;
 
 /* A singular plaquette: id = o * ncells + the grid index of its lower corner,

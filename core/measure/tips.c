@@ -5,6 +5,12 @@
 #include "state_view.h"
 #include "tips.h"
 
+static int sing_face_order(const void *a, const void *b)
+{
+    const uint64_t x = ((const sing_face *)a)->id, y = ((const sing_face *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
 /* The CPU half: the backend's fields in host memory. */
 static void tips_sums_host(sim *s, int va, int vb, double sums[2])
 {
@@ -70,9 +76,11 @@ void tips_release(sim *s)
 #endif
 }
 
-long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out)
+/* Every rank's singular plaquettes, on every rank (a malloc'd array in
+ * *all; -1 after sim_fail). */
+static long all_faces(sim *s, int va, int vb, const double *centre, sing_face **all)
 {
-    *out = NULL;
+    *all = NULL;
     char err[512];
     if (sim_sync(s, err, sizeof err) != 0) return -1;
     double c0[2];
@@ -95,11 +103,64 @@ long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **o
         return -1;
     }
     size_t bytes;
-    sing_face *all = par_allgather(mine, (size_t)n * sizeof *mine, &bytes);
+    *all = par_allgather(mine, (size_t)n * sizeof *mine, &bytes);
     free(mine);
-    if (!all) { sim_fail(s, "out of memory gathering phase singularities"); return -1; }
-    long m = singularities_from_faces(&s->g, all, (long)(bytes / sizeof *all), out);
+    if (!*all) { sim_fail(s, "out of memory gathering phase singularities"); return -1; }
+    return (long)(bytes / sizeof **all);
+}
+
+long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out)
+{
+    *out = NULL;
+    sing_face *all;
+    long n = all_faces(s, va, vb, centre, &all);
+    if (n < 0) return -1;
+    long m = singularities_from_faces(&s->g, all, n, out);
     free(all);
     if (m < 0) sim_fail(s, "out of memory joining phase singularities");
+    return m;
+}
+
+/* A layer's plaquettes with normal z are its sheet's plaquettes: their ids
+ * in the sheet's grid are those in the volume less the layers below. */
+long sim_find_layer_tips(sim *s, int va, int vb, const double centre[2], singularity **out)
+{
+    *out = NULL;
+    sing_face *all;
+    long n = all_faces(s, va, vb, centre, &all);
+    if (n < 0) return -1;
+    const grid *g = &s->g;
+    grid sheet = *g;
+    sheet.dim = 2;
+    sheet.n[2] = 1;
+    sheet.ncells = (size_t)g->n[0] * g->n[1];
+    long kept = 0;
+    for (long q = 0; q < n; q++)
+        if (all[q].id / g->ncells == 2) all[kept++] = all[q];
+    singularity *found = NULL;
+    long m = 0;
+    if (kept) {
+        /* sorted by id, the faces are sorted by layer; each layer's tips alone */
+        sing_face *f = all;
+        long left = kept;
+        found = calloc((size_t)kept, sizeof *found);
+        if (!found) { free(all); sim_fail(s, "out of memory joining phase singularities"); return -1; }
+        qsort(f, (size_t)kept, sizeof *f, sing_face_order);
+        while (left > 0) {
+            const uint64_t cell = f[0].id % g->ncells, layer = cell / sheet.ncells;
+            long cnt = 0;
+            while (cnt < left && (f[cnt].id % g->ncells) / sheet.ncells == layer) cnt++;
+            for (long q = 0; q < cnt; q++) f[q].id = 2 * sheet.ncells + f[q].id % g->ncells - layer * sheet.ncells;
+            singularity *t;
+            long got = singularities_from_faces(&sheet, f, cnt, &t);
+            if (got < 0) { free(found); free(all); sim_fail(s, "out of memory joining phase singularities"); return -1; }
+            for (long q = 0; q < got; q++) { found[m] = t[q]; found[m].layer = (int)layer; m++; }
+            free(t);
+            f += cnt;
+            left -= cnt;
+        }
+    }
+    free(all);
+    *out = found;
     return m;
 }

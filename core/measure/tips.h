@@ -19,6 +19,13 @@ extern "C" {
  * after sim_fail. Collective under MPI: every rank gets the whole list. */
 long sim_find_tips(sim *s, int va, int vb, const double *centre, singularity **out);
 
+/* The spiral-wave tips of each z layer of a 3D grid taken as a 2D sheet of
+ * its own (the members of an ensemble, core/engine/members.h): the
+ * singularities of the phase about {a0, b0} on the plaquettes inside a layer,
+ * sorted by layer, with their layer in .layer and z = 0. Returns their number
+ * and a malloc'd array in *out, or -1 after sim_fail. Collective under MPI. */
+long sim_find_layer_tips(sim *s, int va, int vb, const double centre[2], singularity **out);
+
 /* Frees what the GPU half keeps (s->tips_dev) at the simulation's end. */
 void tips_release(sim *s);
 
