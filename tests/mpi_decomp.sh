@@ -215,6 +215,15 @@ else
   echo "FAIL an error on every rank: exit $rc, frames '$frames'"; echo "$out"; status=1
 fi
 
+# an ensemble under mpirun -np 2: its members spread over the ranks, each
+# equal bit for bit to its simulation alone (tests/ensemble.lua)
+out=$(timeout 300 mpirun -np 2 "$mpibin" "$(dirname "$0")/ensemble.lua" "$backend" 2>&1); rc=$?
+if [ $rc = 0 ] && echo "$out" | grep -q ' passed, 0 failed'; then
+  echo "ok   an ensemble under mpirun -np 2 ($(echo "$out" | grep ' passed, 0 failed'))"
+else
+  echo "FAIL an ensemble under mpirun -np 2: exit $rc"; echo "$out" | grep -v '^ok' | tail -20; status=1
+fi
+
 # os.exit under mpirun: 0 on every rank ends the job cleanly (it exited without
 # MPI_Finalize and mpirun reported the job as failed); a failing status on one
 # rank ends the whole job with it instead of leaving the others waiting
