@@ -102,12 +102,18 @@ function E.new(o)
   end
   for k, s in ipairs(specs) do
     local m = ens:member(k)
-    if s.D ~= nil and not same_D(s.D, o.D or 0.1) then m:set_D(s.D) end
-    local p = s.model and params_of(s.model, o.model)
-    if p then m:set_param(p) end
-    if s.params then m:set_param(s.params) end
-    for _, st in ipairs(s.stimuli or {}) do m:add_stimulus(st) end
-    if s.init then s.init(m) end
+    local ok, msg = pcall(function()
+      if s.D ~= nil and not same_D(s.D, o.D or 0.1) then m:set_D(s.D) end
+      local p = s.model and params_of(s.model, o.model)
+      if p then m:set_param(p) end
+      if s.params then m:set_param(s.params) end
+      for _, st in ipairs(s.stimuli or {}) do m:add_stimulus(st) end
+      if s.init then s.init(m) end
+    end)
+    if not ok then
+      sim:close()
+      fail(1, "member %d: %s", k, tostring(msg))
+    end
   end
   return ens
 end

@@ -189,6 +189,32 @@ do
   e:close()
 end
 
+-- stochastic calcium: a member draws the random numbers it draws alone (keyed
+-- by its cell in its own layer), and its seed is the ensemble's
+do
+  local gr = cardiac.model("gaur_rudy", {dyads = 8, seed = 3})
+  local m = cardiac.mesh{n = {6, 5}, dx = 0.1}
+  local st = cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.2}, amplitude = 80, duration = 1,
+                              start = 1}
+  local e = ensemble.new{mesh = m, model = gr, dt = 0.02, D = 0.1, backend = backend, stimuli = {st},
+                         members = {{}, {D = 0.05}}}
+  e:run(20)
+  for k = 1, 2 do
+    local a = cardiac.simulation{mesh = m, model = gr, dt = 0.02, D = k == 1 and 0.1 or 0.05, backend = backend,
+                                 stimuli = {st}}
+    a:run(20)
+    local d = differ(a:field("V"), e:member(k):field("V")) + differ(a:field("cajsr"), e:member(k):field("cajsr"))
+      + differ(a:field("ryr_open"), e:member(k):field("ryr_open"))
+    local _, opened = a:stats("lcc_open")
+    check(d == 0 and opened > 0, "gaur_rudy, member %d: V, cajsr and open RyRs equal its run alone bit for bit (%d "
+          .. "differ; L-type channels open: up to %.2f a dyad)", k, d, opened)
+    a:close()
+  end
+  e:close()
+  err(function() ensemble.new{mesh = m, model = gr, dt = 0.02, backend = backend, members = {{}, {params = {seed = 4}}}} end,
+      "member 2: .*seed is fixed", "a member's own seed is refused, named")
+end
+
 -- 1D members through a sweep: an ensemble, and one simulation per value
 do
   local desc = {mesh = cardiac.mesh{size = {20}, dx = 0.1}, model = "karma", dt = 0.005, D = 0.1, backend = backend,
@@ -218,13 +244,19 @@ end
 -- output: one file, the member axis before y and x
 do
   local dir = (os.getenv("TMPDIR") or "/tmp") .. "/cardiac_ensemble_" .. backend
-  local e = ensemble.new{mesh = sheet, model = "karma", backend = backend, stimuli = {s1}, members = 4}
+  local e = ensemble.new{mesh = sheet, model = "karma", backend = backend, stimuli = {s1},
+                         members = {{}, {D = 0.05}, {}, {}}}
   e:output{file = dir .. "/ens.h5", interval = 10, vars = {"U"}, overwrite = true}
   e:run(20)
   e:close_output()
   local _, dims = cardiac.h5read(dir .. "/ens.h5", "/fields/U")
   check(dims and dims[2] == 4 and dims[3] == 48 and dims[4] == 64,
         "output: /fields/U is [frame][member][y][x] (%s)", dims and table.concat(dims, " x ") or "none")
+  local f = io.popen("h5dump -a /member_D_mm2_per_ms " .. dir .. "/ens.h5 2>/dev/null")
+  local text = f and f:read("a") or ""
+  if f then f:close() end
+  check(text == "" or text:find("0.05"), "output: the members' D are an attribute (h5dump %s)",
+        text == "" and "not installed" or "shows them")
   e:close()
 end
 

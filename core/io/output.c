@@ -144,6 +144,11 @@ static void write_run_attributes(hid_t f, const sim *s, const h5out_config *cfg,
     h5_attr_doubles(f, "dt_ms", &s->dt, 1);
     h5_attr_doubles(f, "dx_mm", s->g.h, 3);
     h5_attr_doubles(f, "D_mm2_per_ms", s->D, 3);
+    if (s->members) {   /* an ensemble (core/engine/members.h): the last axis of the fields counts its members */
+        const double m = s->members;
+        h5_attr_doubles(f, "members", &m, 1);
+        if (s->members <= 2048) h5_attr_doubles(f, "member_D_mm2_per_ms", &s->mD[0][0], 3 * s->members);
+    }
     double order = s->order;
     h5_attr_doubles(f, "stencil_order", &order, 1);
     double n[3] = {s->g.n[0], s->g.n[1], s->g.n[2]};

@@ -58,6 +58,7 @@ struct dyad_args {
     T *y[GR_NSTATE];                        // cell-state arrays
     const size_t *lcell;                    // the cells' local indices
     const uint64_t *gcell;                  // and global ones (the random numbers' key)
+    uint64_t key_period;                    // multiscale.h: an ensemble's key is gcell mod this
     const uint8_t *plabel;
     const T *ptable, *p;
     const unsigned char *clamp;
@@ -159,7 +160,8 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
         typename DT::state x;
         DT::load(&x, a.var, a.ryr, q);
         uint32_t w[10];
-        dyad_words(a.seed, d, a.gcell[k], (uint64_t)a.step, (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
+        dyad_words(a.seed, d, a.key_period ? a.gcell[k] % a.key_period : a.gcell[k], (uint64_t)a.step,
+                   (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
         const typename DT::cell cc = a.cellc[k];
         typename DT::out o;
         DT::step(&x, &cc, cell_params(a, a.lcell[k]), a.dt, w, a.clamp[k], &o);
@@ -229,6 +231,7 @@ struct gpu_dyads {
     uint32_t *ryr;
     size_t *lcell;
     uint64_t *gcell;
+    uint64_t key_period;
     unsigned char *clamp;
     void *cellc, *p;
     double *part;
@@ -294,6 +297,7 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
     cudaMemsetAsync(g->clamp, DYAD_RYR_FREE, nc, st);
     cudaMemcpyAsync(g->lcell, ms->lcell, g->ncells * sizeof(size_t), cudaMemcpyHostToDevice, st);
     cudaMemcpyAsync(g->gcell, ms->gcell, g->ncells * sizeof(uint64_t), cudaMemcpyHostToDevice, st);
+    g->key_period = ms->key_period;
     gpu_dyads_params(g, s->m.p, s->m.def->nparam, st);
     const cudaError_t e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) {
@@ -351,6 +355,7 @@ static void step_typed(gpu_dyads *g, const dyad_launch &l)
     for (int v = 0; v < GR_NSTATE; v++) a.y[v] = (T *)l.state[v];
     a.lcell = g->lcell;
     a.gcell = g->gcell;
+    a.key_period = g->key_period;
     a.plabel = l.plabel;
     a.ptable = (const T *)l.ptable;
     a.p = (const T *)g->p;

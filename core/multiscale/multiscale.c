@@ -68,6 +68,7 @@ static int allocate(sim *s, multiscale *ms)
                 }
         if (pass) break;
         ms->ncells = k;
+        if (s->members) ms->key_period = s->g.ncells / (size_t)s->members;
         ms->lcell = malloc((k ? k : 1) * sizeof *ms->lcell);
         ms->gcell = malloc((k ? k : 1) * sizeof *ms->gcell);
         if (!ms->lcell || !ms->gcell) return -1;

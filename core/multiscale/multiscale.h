@@ -33,6 +33,9 @@ typedef struct multiscale {
     size_t ncells;              /* cells with dyads: this rank's owned tissue cells */
     size_t *lcell;              /* their local indices (s->lg) */
     uint64_t *gcell;            /* their global indices, the random numbers' key */
+    uint64_t key_period;        /* an ensemble (core/engine/members.h): the key is the cell's index in its
+                                   member's layer, gcell mod this, so that a member draws what it draws
+                                   alone; 0: gcell */
     size_t esize;               /* bytes per real: 4 or 8, the state's precision */
     /* The dyads' state in host memory (CPU backend); NULL where it lives on
      * the GPU (dev: the GPU half, dyads_cu.cu beside multiscale.c). */
