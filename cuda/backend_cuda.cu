@@ -327,8 +327,13 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     if (upload_cell_data(s, cd, n, err, errlen) != 0) return -1;
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
-    for (int v = 0; v < d->nstate; v++)   // a float state gets its rest value rounded, as the model's step would
+    // (the second buffers too: the kernels write the owned cells only, and an
+    // ensemble's ranks exchange no ghost layers across members, core/engine/members.h)
+    for (int v = 0; v < d->nstate; v++) {   // a float state gets its rest value rounded, as the model's step would
         fill_field(sim_var_fp64(s, v), cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
+        if (cd->next[v] != cd->state[v])
+            fill_field(sim_var_fp64(s, v), cd->next[v], cd->nstore, s->m.rest[v], cd->compute);
+    }
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
     if (s->failed) { snprintf(err, errlen, "%s", s->error); return -1; }

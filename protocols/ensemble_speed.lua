@@ -9,12 +9,15 @@
 -- written once per kernel, 16 bytes a cell per kernel of K steps (16 / K a
 -- cell-step; the stack's tplane takes K = 3), against the GPU's measured copy
 -- bandwidth.
---   cardiac protocols/ensemble_speed.lua [members=64] [n=256] [ms=1000] [repeat=3] [backend=auto] [csv=FILE]
-local o = {members = 64, n = 256, ms = 1000, ["repeat"] = 3, backend = "auto"}
+-- With alone=no only the ensemble runs: under mpirun its members are spread
+-- over the ranks (mpirun -np 2 ... members=128 alone=no: 64 a GPU).
+--   cardiac protocols/ensemble_speed.lua [members=64] [n=256] [ms=1000] [repeat=3] [backend=auto] [alone=yes]
+--                                        [csv=FILE]
+local o = {members = 64, n = 256, ms = 1000, ["repeat"] = 3, backend = "auto", alone = "yes"}
 for _, a in ipairs(arg or {}) do
   local k, v = a:match("^([%w_]+)=(.*)$")
   if not k or o[k] == nil and k ~= "csv" then error(("ensemble_speed: expected key=value (%s), got '%s'"):format(
-    "members, n, ms, repeat, backend, csv", a), 0) end
+    "members, n, ms, repeat, backend, alone, csv", a), 0) end
   o[k] = tonumber(v) or v
 end
 cardiac.quiet = true
@@ -52,7 +55,7 @@ w = together() w:run(20) w:close()
 -- one after another: every member's own run
 local seq, layout_alone = 0, nil
 local kept = {}
-for k = 1, o.members do
+for k = 1, o.alone == "no" and 0 or o.members do
   local s = alone(k)
   seq = seq + timed(function() s:run(o.ms) end)
   layout_alone = s.layout
@@ -68,7 +71,7 @@ for r = 1, o["repeat"] do
   times[r] = timed(function() ens:run(o.ms) end)
 end
 local par = median(times)
-local equal = true
+local equal = o.alone ~= "no"
 for k, f in pairs(kept) do
   local g = ens:member(k):field("U")
   for c = 1, #f do if f[c] ~= g[c] then equal = false break end end
@@ -80,19 +83,26 @@ local copy = gpu and o.backend ~= "cpu" and cardiac.copy_bandwidth() or nil
 local steps = math.floor(o.ms / 0.05 + 0.5)
 local cells = o.members * o.n * o.n
 local row = {members = o.members, n = o.n, ms = o.ms, steps = steps, backend = o.backend, layout = layout or "-",
-             layout_alone = layout_alone or "-", sequential_s = seq, ensemble_s = par, speedup = seq / par,
+             layout_alone = layout_alone or "-", sequential_s = o.alone == "no" and 0 or seq, ensemble_s = par,
+             speedup = o.alone == "no" and 0 or seq / par,
+             ranks = cardiac.ranks,
              member_ms_per_step = 1000 * seq / o.members / steps, ensemble_ms_per_step = 1000 * par / steps,
-             gcell_steps_per_s = cells * steps / par / 1e9, equal = equal and "yes" or "no", tsteps = K,
+             gcell_steps_per_s = cells * steps / par / 1e9,
+             equal = o.alone == "no" and "-" or equal and "yes" or "no", tsteps = K,
              bytes_per_cell_step = 16 / K, GB_per_s = cells * steps * 16 / K / par / 1e9,
-             copy_GB_per_s = copy or 0, copy_fraction = copy and cells * steps * 16 / K / par / 1e9 / copy or 0,
+             copy_GB_per_s = copy or 0,
+             copy_fraction = copy and cells * steps * 16 / K / par / 1e9 / (copy * cardiac.ranks) or 0,   -- a GPU a rank
              gpu = gpu and gpu.name or "cpu", date = os.date("!%Y-%m-%d")}
-print(("%d members of %d^2, %g ms each: one after another %.3f s (%s), together %.3f s (%s, median of %d): "
-       .. "%.1fx the throughput; %.2f G cell-steps/s, %.0f GB/s at %.2f B a cell-step (%.0f%% of copy); members 1 and "
-       .. "%d equal alone bit for bit: %s"):format(
-  o.members, o.n, o.ms, seq, row.layout_alone, par, row.layout, o["repeat"], row.speedup, row.gcell_steps_per_s,
-  row.GB_per_s, row.bytes_per_cell_step, 100 * row.copy_fraction, o.members, row.equal))
+if cardiac.rank ~= 0 then return end
+local alone_part = o.alone == "no" and "" or ("one after another %.3f s (%s), "):format(seq, row.layout_alone)
+local ratio = o.alone == "no" and "" or ("%.1fx the throughput; "):format(row.speedup)
+print(("%d members of %d^2, %g ms each on %d rank(s): %stogether %.3f s (%s, median of %d): %s%.2f G cell-steps/s, "
+       .. "%.0f GB/s at %.2f B a cell-step (%.0f%% of copy)%s"):format(o.members, o.n, o.ms, cardiac.ranks, alone_part,
+  par, row.layout, o["repeat"], ratio, row.gcell_steps_per_s, row.GB_per_s, row.bytes_per_cell_step,
+  100 * row.copy_fraction, o.alone == "no" and "" or ("; members 1 and %d equal alone bit for bit: %s"):format(
+    o.members, row.equal)))
 if o.csv then
-  local cols = {"members", "n", "ms", "steps", "backend", "layout", "layout_alone", "sequential_s", "ensemble_s",
+  local cols = {"members", "ranks", "n", "ms", "steps", "backend", "layout", "layout_alone", "sequential_s", "ensemble_s",
                 "speedup", "member_ms_per_step", "ensemble_ms_per_step", "gcell_steps_per_s", "tsteps",
                 "bytes_per_cell_step", "GB_per_s", "copy_GB_per_s", "copy_fraction", "equal", "gpu", "date"}
   local f = assert(io.open(o.csv, "w"))

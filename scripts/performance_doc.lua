@@ -285,6 +285,20 @@ csv_section("docs/data/ensemble-speed-h200.csv", "Ensembles: 64 sheets together 
     return ("| %d | %d^2 | %d | %.2f | %.3f | %.1fx | %.1f | %.0f | %.0f%% | %s |"):format(r.members, r.n, r.ms,
       r.sequential_s, r.ensemble_s, r.speedup, r.gcell_steps_per_s, r.GB_per_s, 100 * r.copy_fraction, r.equal)
   end)
+csv_section("docs/data/ensemble-ranks-h200x2.csv", "Ensembles over ranks: 64 sheets on one H200, 128 on two",
+  "`cardiac protocols/ensemble_speed.lua members=64 alone=no backend=cuda csv=FILE` and `mpirun -np 2 cardiac "
+    .. "protocols/ensemble_speed.lua members=128 alone=no backend=cuda csv=FILE` (two H200s of one host, one a "
+    .. "rank, 2026-11-26; the rows of the two files): the sheets of the table above, 1 s of activity each, "
+    .. "median of 3. Under mpirun the members are spread over the ranks (slabs along the member axis) and "
+    .. "the ranks exchange no ghost layers (D is 0 across members); an earlier build, which exchanged them "
+    .. "after every kernel, took 2.016 s for the same 128 sheets on the same kind of machine (the same runs "
+    .. "and median, the same day). %copy: of one GPU's copy bandwidth per rank. Weak-scaling efficiency "
+    .. "0.491 / 0.666 = 74%; where the other quarter goes was not measured.",
+  {"ranks", "members", "together (s)", "G cell-steps/s", "GB/s", "%copy (a GPU)"},
+  function(r)
+    return ("| %d | %d | %.3f | %.1f | %.0f | %.0f%% |"):format(r.ranks, r.members, r.ensemble_s, r.gcell_steps_per_s,
+      r.GB_per_s, 100 * r.GB_per_s / (r.copy_GB_per_s * r.ranks))
+  end)
 local f = assert(io.open("docs/performance.md", "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()

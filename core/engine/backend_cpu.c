@@ -96,6 +96,10 @@ static int cpu_init(sim *s, char *err, size_t errlen)
     cd->istim = calloc(N, cd->esize);
     cd->ptab = malloc((size_t)PARAM_SETS_MAX * MODEL_MAX_PARAM * cd->esize);
     if (!cd->vnext || !cd->istim || !cd->ptab) return -1;
+    /* the sweep writes the owned cells only: after a swap the ghost cells
+     * are the second buffer's until an exchange refreshes them, and an
+     * ensemble's ranks exchange nothing across members (core/engine/members.h) */
+    for (size_t c = 0; c < N; c++) set_value(cd, cd->vnext, c, s->m.rest[d->vindex]);
     cpu_params_changed(s);
     return 0;
 }

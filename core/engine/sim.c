@@ -104,6 +104,10 @@ static int setup_part(sim *s, const backend_ops *be, const grid *g, const sim_co
     const int ghost = be->ghost_layers ? be->ghost_layers(s, g, par_size()) : cfg->order / 2;
     if (decomp_setup(&s->dc, g, cfg->decomp, ghost, !cfg->balance_cells, err, errlen) != 0) return -1;
     if (decomp_local_grid(&s->dc, g, &s->lg, err, errlen) != 0) return -1;
+    /* an ensemble's ranks share no diffusion across the member axis: nothing
+     * is exchanged there, and the ghost layers keep finite values that D = 0
+     * multiplies into exactly 0 (core/engine/members.h) */
+    if (cfg->members) s->dc.nbr[g->dim - 1][0] = s->dc.nbr[g->dim - 1][1] = -1;
     for (int a = 0; a < 3; a++) {
         s->own_lo[a] = s->dc.lo[a] - s->dc.slo[a];
         s->own_hi[a] = s->dc.hi[a] - s->dc.slo[a];
