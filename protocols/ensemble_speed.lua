@@ -37,11 +37,7 @@ local function together()
   return ensemble.new{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = o.backend, stimuli = {wave},
                       members = specs}
 end
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or 0.5 * (t[n / 2] + t[n / 2 + 1])
-end
+local median = require("measure").median
 local function timed(f)
   local t0 = cardiac.clock()
   f()

@@ -21,11 +21,7 @@ if gpu then
   }
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or 0.5 * (t[n / 2] + t[n / 2 + 1])
-end
+local median = require("measure").median
 
 local rows = {}
 for _, c in ipairs(cases) do

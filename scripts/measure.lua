@@ -76,6 +76,14 @@ function M.action_potential(t, v, ca)
   return r
 end
 
+--- The median of a list of numbers (sorted in place): the middle one, or
+--- the mean of the middle two.
+function M.median(t)
+  table.sort(t)
+  local n = #t
+  return n % 2 == 1 and t[(n + 1) / 2] or 0.5 * (t[n / 2] + t[n / 2 + 1])
+end
+
 --- Wall-clock milliseconds per step of sim:step (everything a step does:
 --- kernels, clamps, maps, probes): `warmup` steps, then the median of
 --- `repeats` runs of `steps` steps.
