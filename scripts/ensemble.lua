@@ -240,16 +240,22 @@ end
 function Member:tips(o)
   o = o or {}
   local centre = o.centre
+  local vars = o.vars
+  if not vars then   -- sim:tips's: V and the first other state
+    local model = cardiac.model(self.sim.model)
+    local V, other = model.potential, nil
+    for _, s in ipairs(model:states()) do
+      if s.name ~= V then other = s.name break end
+    end
+    vars = {V, other}
+  end
   if not centre then   -- about the member's own means, as alone
-    local def = self.sim.model == "karma" and {"U", "v"} or nil
-    local vars = o.vars or def
-    if not vars then error("member:tips: give 'vars' (or 'centre') for this model", 2) end
     local _, _, a = self:stats(vars[1])
     local _, _, b = self:stats(vars[2])
     centre = {a, b}
   end
   local out = {}
-  for _, t in ipairs(self.sim:tips{vars = o.vars, centre = centre, layers = true}) do
+  for _, t in ipairs(self.sim:tips{vars = vars, centre = centre, layers = true}) do
     if t.layer == self.k then
       t.layer = nil
       out[#out + 1] = t

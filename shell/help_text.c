@@ -59,7 +59,8 @@ const help_entry help_entries[] = {
 "cardiac.model(name [, {param = value, ...}])\n"
 "  A cell model with parameter values. Models: see cardiac.models().\n"
 "  Fields: name, title, citation, nstate, cell, cells, vmin and vmax (typical range of\n"
-"  the potential), activation (its upstroke threshold). Methods: states, params, rest, get, set, trace.\n"
+"  the potential), activation (its upstroke threshold), potential (the name of its V state).\n"
+"  Methods: states, params, rest, get, set, trace.\n"
 "  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
 {"model:states", "model:states() -> list of {name, units, description, rest, mixed_float} of the state variables\n"
  "  (mixed_float: the state's values are floats in precision \"mixed\", and the GPU stores it in float)."},

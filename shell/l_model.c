@@ -255,6 +255,7 @@ static int model_index(lua_State *L)
     else if (!strcmp(k, "vmin")) lua_pushnumber(L, m->def->vmin);
     else if (!strcmp(k, "vmax")) lua_pushnumber(L, m->def->vmax);
     else if (!strcmp(k, "activation")) lua_pushnumber(L, m->def->activation);
+    else if (!strcmp(k, "potential")) lua_pushstring(L, m->def->states[m->def->vindex].name);
     else if (!strcmp(k, "cell")) m->preset ? (void)lua_pushstring(L, m->preset) : lua_pushnil(L);
     else if (!strcmp(k, "cells")) {
         lua_createtable(L, m->def->npresets, 0);
