@@ -190,6 +190,55 @@ do
   e:close()
 end
 
+-- other numerics: the fourth-order stencil (2D members and 1D ones), fp64, a
+-- phase-field mesh; members with their own D and spirals of their own
+do
+  local disc = cardiac.mesh{n = {40, 32}, dx = 0.25, phase = function(x, y)
+    return 0.5 * (1 - math.tanh((math.sqrt((x - 5) ^ 2 + (y - 4) ^ 2) - 3.5) / 0.3)) end}
+  local small = cardiac.mesh{n = {40, 32}, dx = 0.25}
+  for _, c in ipairs{{"stencil = 4", small, {stencil = 4}}, {"fp64", small, {precision = "fp64"}},
+                     {"a phase-field mesh", disc, {dt = 0.01}}} do
+    local o = c[3]
+    local function opts(D)
+      return {mesh = c[2], model = "karma", dt = o.dt or 0.02, D = D, stencil = o.stencil, precision = o.precision,
+              backend = backend}
+    end
+    local eo = opts(0.1)
+    eo.members = {{}, {D = 0.05}, {}}
+    local e = ensemble.new(eo)
+    for k = 1, 3 do phase.spirals(e:member(k), {{3 + k, 4, 1}}) end
+    e:run(20)
+    local bad = 0
+    for k = 1, 3 do
+      local a = cardiac.simulation(opts(k == 2 and 0.05 or 0.1))
+      phase.spirals(a, {{3 + k, 4, 1}})
+      a:run(20)
+      bad = bad + differ(a:field("U"), e:member(k):field("U")) + differ(a:field("v"), e:member(k):field("v"))
+      a:close()
+    end
+    check(bad == 0, "%s: three members (one with its own D) equal their runs alone bit for bit (%s; %d differ)", c[1],
+          tostring(e.sim.layout or backend), bad)
+    e:close()
+  end
+  local cable = cardiac.mesh{n = {80}, dx = 0.1}
+  local start = cardiac.slab{axis = "x", from = 0, to = 0.5}
+  local e = ensemble.new{mesh = cable, model = "karma", dt = 0.005, D = 0.1, stencil = 4, backend = backend,
+                         members = {{}, {D = 0.2}}}
+  for k = 1, 2 do e:member(k):set("U", 3, start) end
+  e:run(5)
+  local bad = 0
+  for k = 1, 2 do
+    local a = cardiac.simulation{mesh = cable, model = "karma", dt = 0.005, D = k == 1 and 0.1 or 0.2, stencil = 4,
+                                 backend = backend}
+    a:set("U", 3, start)
+    a:run(5)
+    bad = bad + differ(a:field("U"), e:member(k):field("U"))
+    a:close()
+  end
+  check(bad == 0, "1D members, stencil = 4: equal their runs alone bit for bit (%d differ)", bad)
+  e:close()
+end
+
 -- stochastic calcium: a member draws the random numbers it draws alone (keyed
 -- by its cell in its own layer), and its seed is the ensemble's
 do
@@ -258,6 +307,21 @@ do
   if f then f:close() end
   check(text == "" or text:find("0.05"), "output: the members' D are an attribute (h5dump %s)",
         text == "" and "not installed" or "shows them")
+  local x = io.open(dir .. "/ens.xmf")
+  local xmf = x and x:read("a") or ""
+  if x then x:close() end
+  check(xmf:find('Dimensions="4 48 64"', 1, true) ~= nil, "output: the XDMF file describes the members as a stack")
+  -- a checkpoint of the ensemble continues bit for bit, and a started run equals a blocking one
+  e:checkpoint(dir .. "/ens_ck.h5", {overwrite = true})
+  e:run(15)
+  local f = ensemble.new{mesh = sheet, model = "karma", backend = backend, stimuli = {s1},
+                         members = {{}, {D = 0.05}, {}, {}}}
+  f:restore(dir .. "/ens_ck.h5")
+  f:start(15)
+  f:wait()
+  check(differ(e:member(2):field("U"), f:member(2):field("U")) == 0 and f.t == e.t,
+        "an ensemble restored from its checkpoint and started continues bit for bit (t = %g ms)", f.t)
+  f:close()
   e:close()
 end
 
