@@ -14,7 +14,7 @@ local SHARED = {mesh = 1, model = 1, dt = 1, D = 1, stencil = 1, backend = 1, pr
                 block = 1, decomp = 1, balance = 1, stimuli = 1, members = 1}
 local OWN = {mesh = 1, model = 1, dt = 1, D = 1, stencil = 1, precision = 1, params = 1, stimuli = 1, init = 1}
 
-local function fail(level, fmt, ...) error(("ensemble.new: " .. fmt):format(...), level + 1) end
+local function fail(level, fmt, ...) error(("ensemble.new: " .. fmt):format(...), level + 2) end
 
 local function model_name(m) return type(m) == "string" and m or m.name end
 
@@ -91,9 +91,10 @@ function E.new(o)
   end
   local n = #specs
   local stack = mesh:stack(n)
-  local sim = cardiac.simulation{mesh = stack, model = o.model, dt = o.dt, D = o.D, stencil = o.stencil,
-    backend = o.backend, precision = o.precision, layout = o.layout, tsteps = o.tsteps, block = o.block,
-    decomp = o.decomp, balance = o.balance, members = n}
+  local made, sim = pcall(cardiac.simulation, {mesh = stack, model = o.model, dt = o.dt, D = o.D,
+    stencil = o.stencil, backend = o.backend, precision = o.precision, layout = o.layout, tsteps = o.tsteps,
+    block = o.block, decomp = o.decomp, balance = o.balance, members = n})
+  if not made then fail(1, "%s", (tostring(sim):gsub("^[^:\n]+:%d+: ", ""))) end
   local ens = setmetatable({sim = sim, mesh = mesh, members = n, dim = mesh.dim, dz = stack.dx[mesh.dim + 1],
                             views = {}, maps = {}, sim_probes = {}}, Ensemble)
   -- the same order of stimuli on each member's cells as alone: the shared ones, then its own
@@ -112,7 +113,11 @@ function E.new(o)
     end)
     if not ok then
       sim:close()
-      fail(1, "member %d: %s", k, tostring(msg))
+      msg = tostring(msg):gsub("^[^:\n]+:%d+: ", "")
+      if msg:find("distinct parameter sets") then
+        msg = msg .. " (an ensemble's members hold at most 255 parameter sets: run the others in another ensemble)"
+      end
+      fail(1, "member %d: %s", k, msg)
     end
   end
   return ens
@@ -142,6 +147,7 @@ function Ensemble:tips(o)
   o = o or {}
   local out = {}
   for k = 1, self.members do out[k] = {} end
+  if self.dim == 1 then return out end   -- cables have no tips
   if o.centre then
     for _, t in ipairs(self.sim:tips{vars = o.vars, centre = o.centre, layers = true}) do
       local list = out[t.layer]
@@ -239,6 +245,7 @@ function Member:png(path, o)
 end
 function Member:tips(o)
   o = o or {}
+  if self.ens.dim == 1 then return {} end   -- a cable has no tips
   local centre = o.centre
   local vars = o.vars
   if not vars then   -- sim:tips's: V and the first other state

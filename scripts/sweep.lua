@@ -11,14 +11,15 @@ local S = {}
 local ensemble = require "ensemble"
 
 -- An ensemble of the values' members, in as large a batch as fits (halved
--- while the memory refuses it).
+-- while the memory, or the 255 parameter sets members may hold, refuse it).
 local function make_ensemble(desc, n)
   while true do
     local o = {members = n}
     for k, v in pairs(desc) do o[k] = v end
     local ok, ens = pcall(ensemble.new, o)
     if ok then return ens, n end
-    if n == 1 or not tostring(ens):find("memory") then error(ens, 0) end
+    local msg = tostring(ens)
+    if n == 1 or not (msg:find("memory") or msg:find("distinct parameter sets")) then error(ens, 0) end
     n = (n + 1) // 2
   end
 end

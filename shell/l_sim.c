@@ -65,7 +65,7 @@ static void read_D(lua_State *L, int idx, const char *key, const grid *g, int me
     if (n > 1 && n != dim)
         cardiac_error(L, "%s: 'D' lists %d values for a%s %dD mesh", fn, n, members ? "n ensemble's members'" : "", dim);
     for (int a = 0; a < 3; a++) {
-        D[a] = a >= dim ? (a < g->dim ? 0 : v[0]) : n == 1 ? v[0] : v[a];
+        D[a] = a < dim ? (n == 1 ? v[0] : v[a]) : members ? 0 : v[0];
         if (D[a] < 0) cardiac_error(L, "%s: 'D' must be non-negative, got %g", fn, D[a]);
     }
 }
