@@ -78,14 +78,15 @@ __device__ __forceinline__ double first_term(double c, double x) { return __dmul
 __device__ __forceinline__ float next_term(float sum, float c, float x) { return __fmaf_rn(c, x, sum); }
 __device__ __forceinline__ double next_term(double sum, double c, double x) { return __fma_rn(c, x, sum); }
 
-// The diffusion coefficients of view z layer k: in an ensemble whose members'
-// D differ, that member's (converted as make_args converts coef, so a member
-// steps with the bits it has alone; core/engine/members.h), else coef.
+// The diffusion coefficients of view z layer k in an ensemble whose members'
+// D differ: that member's (converted as make_args converts coef, so a member
+// steps with the bits it has alone; core/engine/members.h). Only the kernels
+// compiled for it read them (dispatch.cuh, run_members).
 template <class A, class T>
 __device__ __forceinline__ void layer_coef(const A &a, int k, T (&cf)[3])
 {
 #pragma unroll
-    for (int d = 0; d < 3; d++) cf[d] = a.mcoef ? (T)a.mcoef[3 * k + d] : a.coef[d];
+    for (int d = 0; d < 3; d++) cf[d] = (T)a.mcoef[3 * k + d];
 }
 
 template <class T, int ORDER>

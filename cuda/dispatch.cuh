@@ -2,7 +2,8 @@
 // (from CARDIAC_MODELS), precision, stencil order, whether the grid has a
 // mask and, for functors that declare `static constexpr bool folds = true`,
 // whether the parameters are the model's defaults (folded at compile time,
-// device_common.cuh). Models with more than F::max_states states are not
+// device_common.cuh), and for an ensemble whose members' D differ, the
+// kernels with coefficients per layer. Models with more than F::max_states states are not
 // instantiated (the backend refuses that layout for them before launching).
 // A layout's kernels (kernels_L.cuh) define a functor L_launch with
 //   template <class M, class T, int ORDER, bool MASKED, bool FOLD>
@@ -15,9 +16,26 @@
 #include <type_traits>
 #include "device_common.cuh"
 
+// Layouts that step ensembles whose members' D differ declare
+// `static constexpr bool members = true` and run_members<M, T, ORDER, MASKED,
+// FOLD>, their kernels with the coefficients per layer, folded or not as the
+// plain ones (the folded and general kernels round the model's step
+// differently, and a member must round as it does alone); the others, and
+// every simulation without them, run the kernels as before.
+template <class F, class = void>
+struct steps_members : std::false_type {};
+template <class F>
+struct steps_members<F, std::void_t<decltype(F::members)>> : std::bool_constant<F::members> {};
+
 template <class F, class M, class T, int ORDER, bool MASKED>
 void dispatch_fold(const launch_ctx &c)
 {
+    if constexpr (steps_members<F>::value) {
+        if (c.mcoef) {
+            if (c.fold) return F::template run_members<M, T, ORDER, MASKED, true>(c);
+            return F::template run_members<M, T, ORDER, MASKED, false>(c);
+        }
+    }
     if constexpr (F::folds) {
         if (c.fold) return F::template run<M, T, ORDER, MASKED, true>(c);
     }

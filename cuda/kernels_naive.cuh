@@ -33,7 +33,7 @@ struct naive_cell {
 // (their loads then overlap the neighbours' instead of waiting behind the
 // boundary logic), then the diffusion term. Cells outside the tissue load V
 // only (the kernel copies it) when the model has many states.
-template <class M, class T, int ORDER, bool MASKED, bool LABELS>
+template <class M, class T, int ORDER, bool MASKED, bool LABELS, bool MC>
 __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, int j, int k, size_t c, T *y,
                                              naive_cell<M, T> &q)
 {
@@ -63,8 +63,15 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
     const T v0 = y[VI];
-    T coef[3];
-    layer_coef(a, k, coef);
+    // an ensemble whose members' D differ (MC): the layer's coefficients;
+    // otherwise the launch's, as kernel parameters (a per-cell choice between
+    // the two cost the plain kernel 25%: docs/gpu-notebook.md, item 24)
+    const T *coef = a.coef;
+    T mc[3];
+    if constexpr (MC) {
+        layer_coef(a, k, mc);
+        coef = mc;
+    }
     if (MASKED && a.phi) {   // phase-field meshes (second order, always masked)
         const int st[3] = {1, sy, sz};
         q.diff = phase_diffusion<T>(a.in[VI], a.phi, c, v0, fl, coef, a.n,
@@ -90,7 +97,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 // Offsets inside a plane and between neighbouring planes are 32-bit (the
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
-template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC>
+template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC, bool MC>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), step_state_shared(M::nstate, sizeof(T)) ? 5 : 0)
     k_naive(const step_args<M, T> a)
 {
@@ -121,7 +128,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 #pragma unroll
     for (int z = 0; z < ZC; z++)
         if (z == 0 || k0 + z < a.hi[2])
-            naive_gather<M, T, ORDER, MASKED, !FOLD>(a, i, j, k0 + z, c0 + (size_t)z * sz, y(z), q[z]);
+            naive_gather<M, T, ORDER, MASKED, !FOLD, MC>(a, i, j, k0 + z, c0 + (size_t)z * sz, y(z), q[z]);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
@@ -149,15 +156,20 @@ template <class T> constexpr int naive_cells_z() { return sizeof(T) == 4 ? 2 : 1
 
 struct naive_launch {
     static constexpr bool folds = true;
+    static constexpr bool members = true;   // run_members: an ensemble whose members' D differ
     static constexpr int max_states = MODEL_MAX_STATE;
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run(const launch_ctx &c)
+    static void run(const launch_ctx &c) { go<M, T, ORDER, MASKED, FOLD, false>(c); }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run_members(const launch_ctx &c) { go<M, T, ORDER, MASKED, FOLD, true>(c); }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
+    static void go(const launch_ctx &c)
     {
         constexpr int ZC = naive_cells_z<T>();
         const int w[3] = {c.hi[0] - c.lo[0], c.hi[1] - c.lo[1], c.hi[2] - c.lo[2]};
         if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
         dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
-        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC>;
+        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC, MC>;
         constexpr size_t state_bytes = step_state_shared(M::nstate, sizeof(T)) ? M::nstate * sizeof(T) : 0;
         constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));   // cuda_init holds blocks to it
         static const bool sized = state_bytes &&

@@ -123,7 +123,7 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
 // three base registers (the slots of planes z, z - 1 and z - 2) plus a
 // constant. One block runs per SM: 1024 threads get 64 registers each, 512
 // threads 128 and more rows per thread (tplane_cells_per_thread).
-template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT>
+template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT, bool MC>
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
@@ -222,8 +222,14 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + l * RING * ps;
                 const size_t zoff = (size_t)pz * sz + col0;
                 const bool zlo = pz == 0, zhi = pz == nz - 1;
-                T coef[3];   // the plane's: an ensemble's member may have its own D
-                layer_coef(a, pz, coef);
+                // the plane's: an ensemble's member may have its own D (MC);
+                // otherwise the launch's, as kernel parameters (item 24)
+                const T *coef = a.coef;
+                T mc[3];
+                if constexpr (MC) {
+                    layer_coef(a, pz, mc);
+                    coef = mc;
+                }
                 // the stimulus and the labels are tested once per plane, not
                 // per cell: a branch per cell would keep the cells' chains
                 // from interleaving
@@ -348,14 +354,15 @@ size_t smem_bytes(int W, int TY, int K, size_t esize)
 struct tplane_launch {
     static constexpr bool folds = true;
     static constexpr int max_states = MARCHING_MAX_STATES;
-    template <int K, class M, class T, bool MASKED, bool FOLD>
+    static constexpr bool members = true;   // run_members: an ensemble whose members' D differ
+    template <int K, class M, class T, bool MASKED, bool FOLD, bool MC>
     static void go(const launch_ctx &c)
     {
-        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024>(c);
-        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, 512>(c);
-        else go_nt<K, M, T, MASKED, FOLD, 0>(c);
+        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024, MC>(c);
+        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, 512, MC>(c);
+        else go_nt<K, M, T, MASKED, FOLD, 0, MC>(c);
     }
-    template <int K, class M, class T, bool MASKED, bool FOLD, int NT>
+    template <int K, class M, class T, bool MASKED, bool FOLD, int NT, bool MC>
     static void go_nt(const launch_ctx &c)
     {
         constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K, NT ? NT : 1024);
@@ -369,7 +376,7 @@ struct tplane_launch {
         g.cy = g.TY - 2 * g.hy;
         const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
         const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
-        auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT>;
+        auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT, MC>;
         // per kernel: the opt-in above 48 KB of shared memory, once; the
         // blocks that fit an SM, again when the block's shape changes
         static int per_sm = 0, sms = 0, shape_threads = 0;
@@ -412,9 +419,20 @@ struct tplane_launch {
     {
         if constexpr (ORDER == 2) {   // cardiac.simulation refuses fourth order for this layout
             switch (c.tsteps) {
-            case 1: go<1, M, T, MASKED, FOLD>(c); break;
-            case 2: go<2, M, T, MASKED, FOLD>(c); break;
-            default: go<3, M, T, MASKED, FOLD>(c); break;
+            case 1: go<1, M, T, MASKED, FOLD, false>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD, false>(c); break;
+            default: go<3, M, T, MASKED, FOLD, false>(c); break;
+            }
+        }
+    }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run_members(const launch_ctx &c)
+    {
+        if constexpr (ORDER == 2) {
+            switch (c.tsteps) {
+            case 1: go<1, M, T, MASKED, FOLD, true>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD, true>(c); break;
+            default: go<3, M, T, MASKED, FOLD, true>(c); break;
             }
         }
     }

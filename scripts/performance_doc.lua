@@ -277,8 +277,9 @@ csv_section("docs/data/ensemble-speed-h200.csv", "Ensembles: 64 sheets together 
     .. "for bit. Floor: Karma's two fp32 states read and written once a kernel, 16 / 3 bytes a cell-step at "
     .. "3 steps a kernel, against the copy bandwidth measured in the same run (cardiac.copy_bandwidth). A "
     .. "sheet alone moves 26 GB/s (65,536 cells x 16 / 3 bytes in 13.6 us a step), under 1% of the copy "
-    .. "bandwidth: it cannot fill the GPU. The stack of 64 moves 22%; tplane on the 256^3 volume, timed in the "
-    .. "same session (0.0705 ms a step, `sim:benchmark`), 30%.",
+    .. "bandwidth: it cannot fill the GPU. The stack of 64 moves 22%, a stack of 256 25% (`members=256 "
+    .. "alone=no`: 1.722 s); tplane on the 256^3 volume, timed in the same session (`cardiac "
+    .. "protocols/karma_steps.lua`: 0.0610 ms a step), 35%.",
   {"members", "sheet", "ms each", "one after another (s)", "together (s)", "throughput", "G cell-steps/s",
    "GB/s", "%copy", "equal"},
   function(r)
@@ -293,7 +294,7 @@ csv_section("docs/data/ensemble-ranks-h200x2.csv", "Ensembles over ranks: 64 she
     .. "the ranks exchange no ghost layers (D is 0 across members); an earlier build, which exchanged them "
     .. "after every kernel, took 2.016 s for the same 128 sheets on the same kind of machine (the same runs "
     .. "and median, the same day). %copy: of one GPU's copy bandwidth per rank. Weak-scaling efficiency "
-    .. "0.491 / 0.666 = 74%; where the other quarter goes was not measured.",
+    .. "0.531 / 0.637 = 83%; where the rest goes was not measured.",
   {"ranks", "members", "together (s)", "G cell-steps/s", "GB/s", "%copy (a GPU)"},
   function(r)
     return ("| %d | %d | %.3f | %.1f | %.0f | %.0f%% |"):format(r.ranks, r.members, r.ensemble_s, r.gcell_steps_per_s,
