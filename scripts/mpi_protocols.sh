@@ -38,6 +38,7 @@ ord_heart 0.2 mixed 10 - 2
 ord_precision 0.2 5 $out/op.csv
 ord_half_gates 20 5 all
 steer_cost 1
+ensemble_speed members=4 n=32 ms=20 repeat=1
 cv_resolution ohara_rudy 0.2 0.5
 ischaemia 5.4,12 auto
 tplane_shapes 256
