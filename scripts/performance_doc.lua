@@ -292,8 +292,8 @@ csv_section("docs/data/ensemble-ranks-h200x2.csv", "Ensembles over ranks: 64 she
     .. "rank, 2026-11-26; the rows of the two files): the sheets of the table above, 1 s of activity each, "
     .. "median of 3. Under mpirun the members are spread over the ranks (slabs along the member axis) and "
     .. "the ranks exchange no ghost layers (D is 0 across members); an earlier build, which exchanged them "
-    .. "after every kernel, took 2.016 s for the same 128 sheets on the same kind of machine (the same runs "
-    .. "and median, the same day). %copy: of one GPU's copy bandwidth per rank. Weak-scaling efficiency "
+    .. "after every kernel, took 2.016 s for the same 128 sheets on the same kind of machine (the same "
+    .. "ensembles, warm-up and median of 3 by a one-off script of this stop, whose build is not kept). %copy: of one GPU's copy bandwidth per rank. Weak-scaling efficiency "
     .. "0.531 / 0.637 = 83%; where the rest goes was not measured.",
   {"ranks", "members", "together (s)", "G cell-steps/s", "GB/s", "%copy (a GPU)"},
   function(r)

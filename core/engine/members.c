@@ -7,8 +7,6 @@
 
 int sim_members(const sim *s) { return s->members; }
 
-int sim_member_axis(const sim *s) { return s->members ? s->g.dim - 1 : -1; }
-
 const double *sim_member_D(const sim *s, int k) { return s->mD[k]; }
 
 int members_init(sim *s, int members, char *err, size_t errlen)
@@ -27,13 +25,20 @@ int members_init(sim *s, int members, char *err, size_t errlen)
     return 0;
 }
 
-void members_free(sim *s)
+/* No coefficients per layer: the stencil's one set serves every cell. */
+static void drop_layers(sim *s)
 {
-    free(s->mD);
     free(s->mcoef);
-    s->mD = NULL;
     s->mcoef = NULL;
     s->st.mcoef = NULL;
+    s->st.mversion++;
+}
+
+void members_free(sim *s)
+{
+    drop_layers(s);
+    free(s->mD);
+    s->mD = NULL;
 }
 
 /* Every member takes D: one set of coefficients again. */
@@ -41,10 +46,7 @@ void members_set_all(sim *s, const double D[3])
 {
     if (!s->members) return;
     for (int k = 0; k < s->members; k++) memcpy(s->mD[k], D, sizeof s->mD[k]);
-    free(s->mcoef);
-    s->mcoef = NULL;
-    s->st.mcoef = NULL;
-    s->st.mversion++;
+    drop_layers(s);
 }
 
 static int check_member_dt(const sim *s, int k, const double D[3], double rate, char *err, size_t errlen)
@@ -64,20 +66,13 @@ int sim_check_dt_members(const sim *s, double rate, char *err, size_t errlen)
     return 0;
 }
 
-static double dt_limit_of(const sim *s, const double D[3])
-{
-    stencil st;
-    memset(&st, 0, sizeof st);
-    stencil_setup(&st, &s->lg, s->order, D);
-    return stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, sim_rate_bound(s));
-}
-
 double sim_dt_max(const sim *s)
 {
-    if (!s->members) return dt_limit_of(s, s->D);
-    double lim = dt_limit_of(s, s->mD[0]);
+    const double rate = sim_rate_bound(s);
+    if (!s->members) return sim_dt_limit(s, s->D, rate);
+    double lim = sim_dt_limit(s, s->mD[0], rate);
     for (int k = 1; k < s->members; k++) {
-        const double q = dt_limit_of(s, s->mD[k]);
+        const double q = sim_dt_limit(s, s->mD[k], rate);
         if (q < lim) lim = q;
     }
     return lim;
@@ -90,10 +85,7 @@ static int build_layers(sim *s)
 {
     int same = 1;
     for (int k = 1; k < s->members && same; k++) same = !memcmp(s->mD[k], s->mD[0], sizeof s->mD[0]);
-    free(s->mcoef);
-    s->mcoef = NULL;
-    s->st.mcoef = NULL;
-    s->st.mversion++;
+    drop_layers(s);
     if (same) {
         stencil_setup(&s->st, &s->lg, s->order, s->mD[0]);
         memcpy(s->D, s->mD[0], sizeof s->D);

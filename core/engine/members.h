@@ -22,8 +22,6 @@ struct sim;
 
 /* Members of an ensemble, 0 for a simulation that is not one. */
 int sim_members(const struct sim *s);
-/* The grid axis that counts the members (the last), -1 for no ensemble. */
-int sim_member_axis(const struct sim *s);
 /* Member k's D (mm^2/ms per axis of the grid; 0 along the member axis). */
 const double *sim_member_D(const struct sim *s, int k);
 /* Gives member k (0-based) its own D (per axis of the grid; the member

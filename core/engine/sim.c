@@ -55,14 +55,19 @@ static const backend_ops *find_backend(const char *name, char *err, size_t errle
     return NULL;
 }
 
-int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen)
+double sim_dt_limit(const sim *s, const double D[3], double rate)
 {
     stencil st;
     memset(&st, 0, sizeof st);
     stencil_setup(&st, &s->lg, s->order, D);
     /* a phase field's limit depends on the field: take it over the whole grid,
      * which every rank holds, so that all ranks agree */
-    double lim = stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, rate);
+    return stencil_dt_limit(&st, s->g.phi ? &s->g : &s->lg, rate);
+}
+
+int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen)
+{
+    const double lim = sim_dt_limit(s, D, rate);
     if (s->dt > lim) {
         snprintf(err, errlen,
                  "dt = %g ms is above the explicit stability limit for D = (%g, %g, %g) mm^2/ms "

@@ -180,6 +180,8 @@ double sim_bytes_needed(const grid *g, const model_def *d, int fp64);
 /* Waits for queued backend work; 0, or -1 with the failure in err. */
 int sim_sync(sim *s, char *err, size_t errlen);
 
+/* The largest stable dt (ms) for D and a reaction-rate bound (1/ms). */
+double sim_dt_limit(const sim *s, const double D[3], double rate);
 /* Checks dt against the stability limit for D and a reaction-rate bound
  * (1/ms); 0 or -1 with err. */
 int sim_check_dt(const sim *s, const double D[3], double rate, char *err, size_t errlen);

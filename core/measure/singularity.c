@@ -83,7 +83,7 @@ long singular_faces_local(const grid *g, const grid *lg, const int off[3], const
     return n;
 }
 
-static int cmp_sing_face(const void *a, const void *b)
+int sing_face_cmp(const void *a, const void *b)
 {
     uint64_t x = ((const sing_face *)a)->id, y = ((const sing_face *)b)->id;
     return x < y ? -1 : x > y;
@@ -189,6 +189,6 @@ long singularities_from_faces(const grid *g, sing_face *f, long n, singularity *
 {
     *out = NULL;
     if (g->dim == 1 || n == 0) return 0;
-    qsort(f, n, sizeof *f, cmp_sing_face);
+    qsort(f, n, sizeof *f, sing_face_cmp);
     return g->dim == 2 ? tips_2d(g, f, n, out) : filaments_3d(g, f, n, out);
 }

@@ -45,6 +45,9 @@ static inline int plaquette_first_axis(const grid *g) { return g->dim == 3 ? 0 :
 long singular_faces_local(const grid *g, const grid *lg, const int off[3], const int lo[3], const int hi[3],
                           const float *a, const float *b, double a0, double b0, sing_face **out);
 
+/* qsort's order of singular plaquettes: by id. */
+int sing_face_cmp(const void *a, const void *b);
+
 /* Tips (2D; 1D has none) or filaments (3D) of the whole grid g from all its
  * singular plaquettes f[0..n-1] in any order (sorted here). Returns the number
  * found and a malloc'd array in *out (NULL when none), or -1 when out of memory. */

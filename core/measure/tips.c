@@ -5,12 +5,6 @@
 #include "state_view.h"
 #include "tips.h"
 
-static int sing_face_order(const void *a, const void *b)
-{
-    const uint64_t x = ((const sing_face *)a)->id, y = ((const sing_face *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
 /* The CPU half: the backend's fields in host memory. */
 static void tips_sums_host(sim *s, int va, int vb, double sums[2])
 {
@@ -145,7 +139,7 @@ long sim_find_layer_tips(sim *s, int va, int vb, const double centre[2], singula
         long left = kept;
         found = calloc((size_t)kept, sizeof *found);
         if (!found) { free(all); sim_fail(s, "out of memory joining phase singularities"); return -1; }
-        qsort(f, (size_t)kept, sizeof *f, sing_face_order);
+        qsort(f, (size_t)kept, sizeof *f, sing_face_cmp);
         while (left > 0) {
             const uint64_t cell = f[0].id % g->ncells, layer = cell / sheet.ncells;
             long cnt = 0;
