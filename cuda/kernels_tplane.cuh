@@ -414,28 +414,23 @@ struct tplane_launch {
         dim3 grid(tiles_x, tiles_y, (nzw + g.zc - 1) / g.zc);
         kernel<<<grid, g.W * g.RP, smem, c.stream>>>(make_args<M, T>(c), g);
     }
-    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run(const launch_ctx &c)
+    // the steps per kernel the launch asks for, with (MC) or without the
+    // coefficients per layer of an ensemble
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
+    static void by_steps(const launch_ctx &c)
     {
         if constexpr (ORDER == 2) {   // cardiac.simulation refuses fourth order for this layout
             switch (c.tsteps) {
-            case 1: go<1, M, T, MASKED, FOLD, false>(c); break;
-            case 2: go<2, M, T, MASKED, FOLD, false>(c); break;
-            default: go<3, M, T, MASKED, FOLD, false>(c); break;
+            case 1: go<1, M, T, MASKED, FOLD, MC>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD, MC>(c); break;
+            default: go<3, M, T, MASKED, FOLD, MC>(c); break;
             }
         }
     }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run_members(const launch_ctx &c)
-    {
-        if constexpr (ORDER == 2) {
-            switch (c.tsteps) {
-            case 1: go<1, M, T, MASKED, FOLD, true>(c); break;
-            case 2: go<2, M, T, MASKED, FOLD, true>(c); break;
-            default: go<3, M, T, MASKED, FOLD, true>(c); break;
-            }
-        }
-    }
+    static void run(const launch_ctx &c) { by_steps<M, T, ORDER, MASKED, FOLD, false>(c); }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD>
+    static void run_members(const launch_ctx &c) { by_steps<M, T, ORDER, MASKED, FOLD, true>(c); }
 };
 
 } // namespace

@@ -9,6 +9,14 @@
 #define CARDIAC_DYAD_RNG_H
 #include "rng.h"
 
+/* The counter's cell of global cell gcell: gcell itself, or in an ensemble
+ * (multiscale.key_period, core/engine/members.h) its index within its
+ * member's layer, so that a member draws what it draws alone. */
+CARDIAC_HD uint64_t dyad_key(uint64_t gcell, uint64_t key_period)
+{
+    return key_period ? gcell % key_period : gcell;
+}
+
 CARDIAC_HD void dyad_words(uint32_t seed, int dyad, uint64_t cell, uint64_t step, int c23, uint32_t *w)
 {
     const uint32_t stream = 3u * (uint32_t)dyad;

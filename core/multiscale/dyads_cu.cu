@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
         typename DT::state x;
         DT::load(&x, a.var, a.ryr, q);
         uint32_t w[10];
-        dyad_words(a.seed, d, a.key_period ? a.gcell[k] % a.key_period : a.gcell[k], (uint64_t)a.step,
+        dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step,
                    (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
         const typename DT::cell cc = a.cellc[k];
         typename DT::out o;

@@ -36,14 +36,14 @@ static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const rea
     struct R(dyad_cell) cell;
     R(dyad_cell_setup)(&cell, y, p, dt);
     double sum[DS_COUNT] = {0};
+    const uint64_t key = dyad_key(ms->gcell[k], ms->key_period);
     for (int d = 0; d < n; d++) {
         const size_t q = k * (size_t)n + (size_t)d;
         struct R(dyad) x;
         struct R(dyad_out) o;
         uint32_t w[10];
         R(dyad_load)(&x, (real *const *)ms->var, ms->ryr, q);
-        dyad_words(ms->seed, d, ms->key_period ? ms->gcell[k] % ms->key_period : ms->gcell[k], (uint64_t)step,
-                   (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
+        dyad_words(ms->seed, d, key, (uint64_t)step, (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
         R(dyad_step)(&x, &cell, p, dt, w, ms->clamp[k], &o);
         R(dyad_store)(&x, (real *const *)ms->var, ms->ryr, q);
         R(dyad_accumulate)(sum, &x, &o);
