@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include "exchange.h"
+#include "exchange_peer.h"
 #include "halo.h"
 #include "par.h"
 
@@ -28,6 +29,7 @@ struct nccl_api {
 };
 
 struct gpu_exchange {
+    peer_exchange *peer;     // the copy-engine way (cuda/exchange_peer.h), or null
     bool nccl;
     nccl_api api;
     ncclComm_t comm;
@@ -112,11 +114,18 @@ static bool start_nccl(gpu_exchange *x, sim *s, const store_map &m, int nfields)
     return true;
 }
 
-gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, char *err, size_t errlen)
+gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, void *const *a, void *const *b, char *err,
+                                  size_t errlen)
 {
     gpu_exchange *x = new gpu_exchange();
-    x->nccl = start_nccl(x, s, m, nfields);
-    if (!x->nccl) snprintf(x->name, sizeof x->name, "host-staged (pinned buffers, MPI)");
+    const char *want = getenv("CARDIAC_EXCHANGE");
+    char why[96] = "";
+    if (!want || !strcmp(want, "peer")) x->peer = peer_exchange_create(s, m, nfields, a, b, want != nullptr, why, sizeof why);
+    if (x->peer) snprintf(x->name, sizeof x->name, "copy engines through CUDA IPC, device to device");
+    else x->nccl = start_nccl(x, s, m, nfields);
+    if (!x->peer && !x->nccl) snprintf(x->name, sizeof x->name, "host-staged (pinned buffers, MPI)");
+    if (want && !strcmp(want, "peer") && !x->peer && par_rank() == 0)
+        fprintf(stderr, "cardiac: CARDIAC_EXCHANGE=peer: not taken (%s)\n", why);
     int ngpu = 0;
     if (cudaGetDeviceCount(&ngpu) != cudaSuccess || ngpu < 1) ngpu = 1;
     int shared = par_local_rank() >= ngpu;                  // some node has more ranks than GPUs
@@ -129,6 +138,8 @@ gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, char 
 }
 
 const char *gpu_exchange_name(const gpu_exchange *x) { return x->name; }
+
+peer_exchange *gpu_exchange_peer(gpu_exchange *x) { return x ? x->peer : nullptr; }
 
 // A face between the state and a contiguous device buffer: a strided 2D
 // copy of row-major state, or the blockDS map's gather and scatter.
@@ -153,6 +164,7 @@ static void face_copy_device(void *field, const store_map &m, const sim *s, int 
 void gpu_exchange_run(gpu_exchange *x, sim *s, const int *vars, void *const *fields, int n, const store_map &m,
                       cudaStream_t st)
 {
+    if (x->peer) { peer_exchange_run(x->peer, s, fields, n, st); return; }
     if (!x->nccl) { halo_exchange(s, vars, n); return; }
     const decomp *dc = &s->dc;
     const size_t esize = s->fp64 ? 8 : 4;
@@ -191,6 +203,7 @@ void gpu_exchange_run(gpu_exchange *x, sim *s, const int *vars, void *const *fie
 void gpu_exchange_free(gpu_exchange *x)
 {
     if (!x) return;
+    peer_exchange_free(x->peer);
     if (x->nccl) {
         x->api.comm_destroy(x->comm);
         if (x->slot) {

@@ -95,7 +95,10 @@ int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
     split_boxes(s, cd);
     if (cd->layout == LAYOUT_BLOCK) split_block_ranges(cd);
     // tplane exchanges every state, the other layouts V alone
-    cd->xchg = gpu_exchange_create(s, cd->map, cd->layout == LAYOUT_TPLANE ? s->m.def->nstate : 1, err, errlen);
+    const int vi = s->m.def->vindex;
+    cd->xchg = cd->layout == LAYOUT_TPLANE
+                   ? gpu_exchange_create(s, cd->map, s->m.def->nstate, cd->state, cd->next, err, errlen)
+                   : gpu_exchange_create(s, cd->map, 1, &cd->state[vi], &cd->next[vi], err, errlen);
     return cd->xchg ? 0 : -1;
 }
 
@@ -160,9 +163,16 @@ void split_tplane_step(sim *s, launch_ctx &c)
     if (cd->xy_split) {
         run(cd->own, cd->compute);
     } else {
-        CU(s, cudaEventRecord(cd->ev_step, cd->compute));
-        CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
+        // the interior after the edges where the copy engines exchange:
+        // started together, the interior's blocks (one wave of long ones)
+        // took SMs before the edges' and the exchange waited for them. NCCL's
+        // kernels need SMs, which the interior then holds to its end: with
+        // NCCL both start together (docs/gpu-notebook.md item 25)
+        const bool peer = gpu_exchange_peer(cd->xchg) != nullptr;
+        if (!peer) CU(s, cudaEventRecord(cd->ev_step, cd->compute));
         for (const auto &b : cd->edges) run(b, cd->compute);
+        if (peer) CU(s, cudaEventRecord(cd->ev_step, cd->compute));
+        CU(s, cudaStreamWaitEvent(cd->interior, cd->ev_step, 0));
         run(cd->inner, cd->interior);
         CU(s, cudaEventRecord(cd->ev_inner, cd->interior));
     }

@@ -2,10 +2,15 @@
 # Decomposition test (issue 4): the same script under mpirun -np 1, 2 and 4,
 # with slabs and general 3D splits, must write bitwise the same output (fields,
 # mask, times, probes) as one process without MPI.
-#   sh tests/mpi_decomp.sh CARDIAC [BACKEND [nccl]]
+#   sh tests/mpi_decomp.sh CARDIAC [BACKEND [nccl|peer]]
 # With nccl (GPUs): the ranks exchange through NCCL even where they share a
 # GPU; each rank poses to NCCL as a host of its own (NCCL refuses two ranks on
 # one GPU of a host), so NCCL's socket transport carries the faces.
+# With peer (GPUs): the copy engines write the faces into the neighbours'
+# memory (CUDA IPC) wherever the split allows it (slabs along one axis whose
+# faces are runs of values), also where ranks share a GPU; each ok line says
+# which way the run took. (On GPUs of their own the ranks take that way by
+# default.)
 bin=$1
 backend=${2:-cpu}
 exchange=${3:-}
@@ -13,6 +18,7 @@ dir=${TMPDIR:-/tmp}/cardiac_mpi_$$
 mkdir -p "$dir"
 trap 'rm -rf "$dir"' EXIT
 mpibin=$bin
+[ "$exchange" = peer ] && export CARDIAC_EXCHANGE=peer
 if [ "$exchange" = nccl ]; then
   export CARDIAC_EXCHANGE=nccl NCCL_SOCKET_IFNAME=lo
   mpibin=$dir/rank_as_host.sh
@@ -57,7 +63,8 @@ run() {  # np dim decomp [stencil [layout [full]]]
        "$(grep '^ranks' "$ref.log" | sed 's/ranks [0-9]*  decomp [^ ]*  layout [^ ]* [^ ]*//')" ]; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: whole-grid values differ:"; cat "$out.log"; status=1; return
   fi
-  echo "ok   np=$np ${dim}D decomp=$split stencil=$order: output, checkpoint, activation maps bitwise equal; restored run equal"
+  way=$(grep -o "halo exchange: [a-zA-Z-]*" "$out.log" | head -1 | sed 's/halo exchange: //')
+  echo "ok   np=$np ${dim}D decomp=$split stencil=$order: output, checkpoint, activation maps bitwise equal; restored run equal${way:+ ($way)}"
 }
 for dim in 3 2; do
   run 0 $dim auto
