@@ -53,8 +53,10 @@ sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
 local pnames = {}
 for k, v in pairs(params) do pnames[#pnames + 1] = k .. "=" .. v end
 table.sort(pnames)
-print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s, %s, %s%s, set up in %.1f s"):format(
-  n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend, precision,
+local ranks = cardiac.ranks or 1
+print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s, %s%s, set up in %.1f s"):format(
+  n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend,
+  ranks > 1 and (" x %d ranks"):format(ranks) or "", precision,
   sim.blocks and ("blocks " .. sim.blocks) or "whole box", #pnames > 0 and ", " .. table.concat(pnames, " ") or "",
   os.clock() - t0))
 
@@ -65,8 +67,9 @@ for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do if st.mixed_float t
 local bytes = 2 * (precision == "fp32" and 4 * nstate or precision == "mixed" and backend == "cuda"
                    and 8 * (nstate - nfloat) + 4 * nfloat or 8 * nstate)
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step
-local case = ("ord_heart %dx%dx%d %s%s"):format(n[1], n[2], n[3], precision,
-                                                sim.blocks and (" blocks " .. sim.blocks) or "")
+local case = ("ord_heart %dx%dx%d %s%s%s"):format(n[1], n[2], n[3], precision,
+                                                  sim.blocks and (" blocks " .. sim.blocks) or "",
+                                                  ranks > 1 and (" %d ranks"):format(ranks) or "")
 local s20000 = per_step * 20
 local cell_steps = mesh.tissue / (per_step * 1e-3)
 local gbs = cell_steps * bytes / 1e9
@@ -79,7 +82,7 @@ if steps == 20000 then
 end
 local lo, hi, mean = sim:stats("V")
 print(("  after %.0f ms: V in [%.1f, %.1f] mV, mean %.1f mV"):format(sim.t, lo, hi, mean))
-if csv then
+if csv and (cardiac.rank or 0) == 0 then   -- one row per run, also under mpirun
   local f = assert(io.open(csv, "a"))
   if f:seek("end") == 0 then f:write("case,backend,ms_per_step,s_per_20000,tissue_cells,cell_steps_per_s,GBs\n") end
   f:write(("%s,%s,%.5f,%.2f,%d,%.4g,%.1f\n"):format(case, backend, per_step, s20000, mesh.tissue, cell_steps, gbs))
