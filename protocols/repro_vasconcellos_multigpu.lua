@@ -21,13 +21,14 @@ local PAPER = {
   [1024] = {s8 = 147.9537, steps8 = 135},
 }
 -- ms per step of our strong-scaling runs, by size and number of GPUs
-local ms, gpu, date, most = {}, nil, nil, 0
+local ms, gpu, date, most, layout = {}, nil, nil, 0, nil
 for _, r in ipairs(rows) do
   local n = tonumber(tostring(r.case):match("^strong(%d+)$"))
   if n then
     ms[n] = ms[n] or {}
     ms[n][r.ranks] = r.ms_per_step
     gpu, date, most = r.gpu, r.date, math.max(most, r.ranks)
+    layout = tostring(r.layout or "naive")   -- rows before the layout column ran naive
   end
 end
 assert(most > 1, "repro_vasconcellos_multigpu: " .. o.from .. " has no strong-scaling run on several GPUs")
@@ -37,7 +38,7 @@ for _, n in ipairs{256, 512, 1024} do
   local m, p = ms[n], PAPER[n]
   if m and m[most] then
     out:row{quantity = ("%d^3: 20,000 steps on the most GPUs"):format(n), paper = p.s8, ours = m[most] * 20,
-            units = "s", note = ("paper: 8 P100s (DGX-1), towerDS; ours: %d x %s, naive layout, z slabs"):format(most, gpu)}
+            units = "s", note = ("paper: 8 P100s (DGX-1), towerDS; ours: %d x %s, %s layout, z slabs"):format(most, gpu, layout)}
     out:row{quantity = ("%d^3: steps per second on the most GPUs"):format(n), paper = p.steps8,
             ours = 1000 / m[most], units = "1/s", note = ("paper: 8 P100s; ours: %d GPUs"):format(most)}
     if m[1] then
