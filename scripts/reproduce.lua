@@ -116,7 +116,8 @@ local items = {
             .. "second, an H200 16,500 times, so what splitting a step costs whatever its size (the launches of the "
             .. "K = 3 planes next to each shared face, which precede the inner planes': a middle rank of 4 has two, "
             .. "about 40 us of its 93 us launch of 3 steps) weighs about 11 times more in ours. The "
-            .. "exchange itself is hidden (at most 0.0031 ms a step). docs/gpu-notebook.md item 25 measures it."},
+            .. "exchange itself is hidden (at most 0.0031 ms a step). The 40 us is docs/gpu-notebook.md item 25's estimate "
+            .. "from the measured launches, not a timing of the edge launches alone."},
   {name = "altanaite_ryr_cell", title = "Calcium release units on one cell: the thesis' reading of the dyads",
    source = "Altanaite 2017 (MSc thesis), section 7.2 (figs. 7.7-7.8) and section 7.1.1", needs = "cpu",
    script = "protocols/repro_altanaite_ryr.lua", args = {},
