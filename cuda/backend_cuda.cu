@@ -361,7 +361,9 @@ static void cuda_free(sim *s)
     if (cd->copy) cudaStreamDestroy(cd->copy);
     gpu_exchange_free(cd->xchg);
     if (cd->interior) cudaStreamDestroy(cd->interior);
-    for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1, cd->ev_step, cd->ev_inner})
+    if (cd->sends) cudaStreamDestroy(cd->sends);
+    cudaFree(cd->face_sig);
+    for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1, cd->ev_step, cd->ev_inner, cd->ev_sent})
         if (ev) cudaEventDestroy(ev);
     delete cd;
     s->bd = nullptr;

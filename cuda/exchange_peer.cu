@@ -224,12 +224,15 @@ static int array_index(const peer_exchange *x, int q, const void *p)
     return p == x->mine[0][q] ? 0 : 1;
 }
 
-void peer_exchange_run(peer_exchange *x, sim *s, void *const *fields, int n, cudaStream_t st)
+void peer_exchange_send(peer_exchange *x, sim *s, void *const *fields, int n, cudaStream_t st, const unsigned *ready,
+                        unsigned target)
 {
     x->seq++;
     for (int d = 0; d < 2; d++) {
         const peer_exchange::neighbour &nb = x->to[d];
         if (nb.rank < 0) continue;
+        if (ready && x->wait((CUstream)st, (CUdeviceptr)(ready + d), target, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+            sim_fail(s, "halo exchange: waiting for the face to rank %d failed", nb.rank);
         const size_t bytes = x->send[d].blocklen * x->esize;
         for (int q = 0; q < n; q++) {
             const char *src = (const char *)fields[q] + x->send[d].offset * x->esize;
@@ -243,11 +246,21 @@ void peer_exchange_run(peer_exchange *x, sim *s, void *const *fields, int n, cud
             cudaMemcpyAsync(nb.counters + d, x->stamp + d, sizeof(unsigned), cudaMemcpyDefault, st) != cudaSuccess)
             sim_fail(s, "halo exchange: signalling rank %d failed", nb.rank);
     }
-    // then this rank's arrivals: every send is queued before any wait
+}
+
+void peer_exchange_wait(peer_exchange *x, sim *s, cudaStream_t st)
+{
     for (int d = 0; d < 2; d++)
         if (x->from[d] &&
             x->wait((CUstream)st, (CUdeviceptr)(x->counters + d), x->seq, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
             sim_fail(s, "halo exchange: waiting for a neighbour's faces failed");
+}
+
+// every send is queued before any wait
+void peer_exchange_run(peer_exchange *x, sim *s, void *const *fields, int n, cudaStream_t st)
+{
+    peer_exchange_send(x, s, fields, n, st);
+    peer_exchange_wait(x, s, st);
 }
 
 void peer_exchange_free(peer_exchange *x)

@@ -33,9 +33,15 @@ struct peer_exchange;
 // on this rank (empty when it could).
 peer_exchange *peer_exchange_create(sim *s, const store_map &m, int nfields, void *const *a, void *const *b,
                                     bool force, char *why, size_t whylen);
-// Queues on st the exchange of fields[q] (each one of a[q], b[q] given at
-// creation): the faces to the neighbours, their counters, then the waits for
-// this rank's own arrivals.
+// Queues on st the sends of an exchange of fields[q] (each one of a[q], b[q]
+// given at creation): the faces to the neighbours, then their counters. With
+// ready, the face sent in direction d (d = 0: the owned planes at the low
+// face) first waits until ready[d] reaches target (a kernel counts it there).
+void peer_exchange_send(peer_exchange *x, sim *s, void *const *fields, int n, cudaStream_t st,
+                        const unsigned *ready = nullptr, unsigned target = 0);
+// Queues on st the wait for this rank's arrivals of the exchange last sent.
+void peer_exchange_wait(peer_exchange *x, sim *s, cudaStream_t st);
+// Both on one stream.
 void peer_exchange_run(peer_exchange *x, sim *s, void *const *fields, int n, cudaStream_t st);
 // Collective: unmaps the neighbours' arrays once every rank's copies are done.
 void peer_exchange_free(peer_exchange *x);

@@ -103,7 +103,44 @@ struct tplane_geom {
     int zb, ze;           // planes written, [zb, ze): all, or a rank's owned planes (its ghost planes are
                           // the blocks' halo planes)
     int ox0, ox1, oy0, oy1;   // columns and rows written (a rank's owned ones under a split along x or y)
+    // Faces first (launch_ctx.face_signal): the first nf rows of blocks along
+    // z (low face, then high) each march the fw planes next to a shared face
+    // and count them in sig; the main chunks after them share [mb, me), the
+    // first `early` rows zc planes each, the later rows (which start when the
+    // face blocks end) zl. Without faces: nf = 0, [mb, me) = [zb, ze), every
+    // row zc planes.
+    int nf, flo, fw, mb, me, early, zl;
+    unsigned *sig;
 };
+
+// The planes [x, y) of the chunk of the blocks of row i along z.
+__device__ __forceinline__ int2 tplane_chunk(const tplane_geom &g, int i)
+{
+    if (i < g.nf) {
+        const int z0 = g.flo && i == 0 ? g.zb : g.ze - g.fw;
+        return make_int2(z0, z0 + g.fw);
+    }
+    const int j = i - g.nf;
+    const int z0 = g.mb + (j < g.early ? j * g.zc : g.early * g.zc + (j - g.early) * g.zl);
+    return make_int2(z0, min(g.me, z0 + (j < g.early ? g.zc : g.zl)));
+}
+
+// At the end of a face chunk's block: once every tile's block has written
+// its face planes, the last of them counts the launch in sig[f], which the
+// copy engines' stream waits for. Every thread's writes are made visible to
+// the system (the copy engines) first.
+__device__ __forceinline__ void tplane_signal_face(unsigned *sig, int f)
+{
+    __threadfence_system();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned tiles = gridDim.x * gridDim.y;
+        if (atomicInc(sig + 2 + f, tiles - 1) == tiles - 1) {   // wraps to 0, ready for the next launch
+            __threadfence_system();
+            atomicAdd(sig + f, 1u);
+        }
+    }
+}
 
 // Levels a cell at tile position t (of w, first global index g - t) can
 // compute along one axis: as many as it is cells from the tile's edge,
@@ -137,7 +174,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     const int gx = blockIdx.x * g.cx - g.hx + tx;
     const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
     const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
-    const int z0 = g.zb + blockIdx.z * g.zc, z1 = min(g.ze, z0 + g.zc);
+    const int2 chunk = tplane_chunk(g, blockIdx.z);
+    const int z0 = chunk.x, z1 = chunk.y;
 
     // Per cell k: the levels it computes (bits 0-2), whether it is in the
     // box (bit 3) and whether the last level writes it (bit 4).
@@ -341,6 +379,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         sl[1] = sl[0];
         sl[0] = s2;
     }
+    if (g.sig && (int)blockIdx.z < g.nf) tplane_signal_face(g.sig, g.flo && blockIdx.z == 0 ? 0 : 1);
 }
 
 // Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
@@ -349,6 +388,55 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 size_t smem_bytes(int W, int TY, int K, size_t esize)
 {
     return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
+}
+
+// The chunks along z (tplane_geom); returns the rows of blocks along z.
+// Without faces: the count that minimises waves x iterations per block (a
+// chunk of zc planes takes zc + 2K iterations: its 2K halo planes, which fill
+// and drain the pipeline), so that the blocks fill the GPU without a last
+// wave of a few blocks costing a whole chunk's time. With faces first: the
+// nf rows of face chunks start at once (the GPU schedules blocks in their
+// order), then as many rows of main chunks as fit beside them; the rows after
+// those start when the face blocks end, so they are shorter by a face chunk's
+// iterations (fw + 2K), and there are at most nf of them: every block then
+// ends about when the others do, in one wave.
+inline int plan_chunks(tplane_geom &g, long tiles, long slots, int K)
+{
+    const int nzw = g.ze - g.zb;
+    g.mb = g.zb;
+    g.me = g.ze;
+    g.early = 1 << 30;
+    g.zl = 0;
+    if (!g.nf) {
+        long best = -1;
+        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
+            const int zc = (nzw + ch - 1) / ch;
+            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
+            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+        }
+        return (nzw + g.zc - 1) / g.zc;
+    }
+    const int fhi = g.nf - g.flo, fcost = g.fw + 2 * K;
+    g.mb = g.zb + (g.flo ? g.fw : 0);
+    g.me = g.ze - (fhi ? g.fw : 0);
+    const int L = g.me - g.mb;                         // main planes (split_step.cu: >= 0)
+    const int first = (int)std::max(1L, slots / tiles);   // rows of blocks that start at once
+    long best = -1;
+    int rows = 1;
+    for (int ch = 1; ch <= std::max(1, std::min(L, first)); ch++) {
+        const int early = std::max(0, std::min(ch, first - g.nf)), late = ch - early;
+        if (late > g.nf) continue;   // more than the face blocks' SMs take at their end
+        const int zc = (L + late * fcost + ch - 1) / ch;
+        const long cost = zc + 2L * K;
+        if (best < 0 || cost < best) {
+            best = cost;
+            g.zc = zc;
+            g.zl = std::max(1, zc - fcost);
+            g.early = early;
+            rows = ch;
+        }
+    }
+    return g.nf + rows;
 }
 
 struct tplane_launch {
@@ -393,25 +481,17 @@ struct tplane_launch {
             shape_threads = g.W * g.RP;
             shape_smem = smem;
         }
-        // z chunks: the count that minimises waves x iterations per block
-        // (a chunk of zc planes takes zc + 2K iterations: its 2K halo planes,
-        // which fill and drain the pipeline), so that the blocks fill the GPU
-        // without a last wave of a few blocks costing a whole chunk's time
-        const long tiles = tiles_x * tiles_y, slots = (long)sms * per_sm;
-        const int nzw = c.hi[2] - c.lo[2];   // planes written
-        long best = -1;
-        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
-            const int zc = (nzw + ch - 1) / ch;
-            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
-            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
-        }
         g.zb = c.lo[2];
         g.ze = c.hi[2];
         g.ox0 = c.lo[0];
         g.ox1 = c.hi[0];
         g.oy0 = c.lo[1];
         g.oy1 = c.hi[1];
-        dim3 grid(tiles_x, tiles_y, (nzw + g.zc - 1) / g.zc);
+        g.sig = c.face_signal;
+        g.flo = g.sig && (c.faces & 1);
+        g.nf = g.sig ? g.flo + ((c.faces & 2) ? 1 : 0) : 0;
+        g.fw = c.face_width;
+        dim3 grid(tiles_x, tiles_y, plan_chunks(g, tiles_x * tiles_y, (long)sms * per_sm, K));
         kernel<<<grid, g.W * g.RP, smem, c.stream>>>(make_args<M, T>(c), g);
     }
     // the steps per kernel the launch asks for, with (MC) or without the

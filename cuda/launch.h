@@ -71,6 +71,14 @@ struct launch_ctx {
     int lo[3], hi[3];                 // naive, tplane: the view's cells to update, [lo, hi) per axis
     int bx, by;                       // thread block shape
     int tsteps;                       // time steps in this launch (tblock)
+    // tplane under mpirun with the copy engines' exchange (cuda/split_step.cu,
+    // faces_first_step): the owned planes next to each shared z face (bit 0
+    // of faces: the low one, bit 1: the high one), face_width deep, as chunks
+    // of their own first in the launch's block order; face_signal[f] counts
+    // the launches whose face f is written (face_signal[2 + f]: its blocks
+    // done in this launch). Null: none.
+    unsigned *face_signal;
+    int faces, face_width;
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
     size_t qlo, qhi;                  // blockDS: the storage indices to update, [qlo, qhi)

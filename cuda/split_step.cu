@@ -4,6 +4,7 @@
 // ghost layers exchanged on `compute` while the interior finishes (docs/mpi.md).
 #include <algorithm>
 #include "backend_cuda_priv.h"
+#include "exchange_peer.h"
 
 // The owned cells of a decomposed grid as view boxes: the interior (owned,
 // shrunk by the ghost width at every face shared with a rank) and the
@@ -84,6 +85,29 @@ static void split_block_ranges(cuda_data *cd)
     cd->qinner = {a, b};
 }
 
+// tplane on z slabs whose faces the copy engines exchange, with tiles as
+// wide as the grid (few tiles, so that the face chunks' blocks fit the GPU
+// at once beside the main chunks'), where every part is at least as thick
+// as its faces' planes: faces_first_step.
+static int init_faces_first(sim *s, cuda_data *cd, char *err, size_t errlen)
+{
+    int n[3], axis_of[3];
+    make_view(&s->lg, n, axis_of);
+    const int za = axis_of[2];
+    int nf = 0;
+    for (int d = 0; d < 2 && za >= 0; d++) nf += s->dc.nbr[za][d] >= 0;
+    cd->faces_first = cd->layout == LAYOUT_TPLANE && !cd->xy_split && gpu_exchange_peer(cd->xchg) && nf > 0 &&
+                      n[0] <= cd->base.bx && cd->own[5] - cd->own[2] >= nf * s->dc.ghost;
+    if (!cd->faces_first) return 0;
+    cudaError_t e;
+    if ((e = cudaStreamCreateWithFlags(&cd->sends, cudaStreamNonBlocking)) != cudaSuccess ||
+        (e = cudaEventCreateWithFlags(&cd->ev_sent, cudaEventDisableTiming)) != cudaSuccess ||
+        (e = cudaMalloc(&cd->face_sig, 4 * sizeof(unsigned))) != cudaSuccess ||
+        (e = cudaMemset(cd->face_sig, 0, 4 * sizeof(unsigned))) != cudaSuccess)
+        return fail_init(err, errlen, "setting up the faces' exchange", e);
+    return 0;
+}
+
 int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
 {
     cudaError_t e;
@@ -99,7 +123,8 @@ int init_split(sim *s, cuda_data *cd, char *err, size_t errlen)
     cd->xchg = cd->layout == LAYOUT_TPLANE
                    ? gpu_exchange_create(s, cd->map, s->m.def->nstate, cd->state, cd->next, err, errlen)
                    : gpu_exchange_create(s, cd->map, 1, &cd->state[vi], &cd->next[vi], err, errlen);
-    return cd->xchg ? 0 : -1;
+    if (!cd->xchg) return -1;
+    return init_faces_first(s, cd, err, errlen);
 }
 
 // One launch on stream st updating box b (view axes, lo then hi) of a
@@ -148,6 +173,43 @@ void split_step(sim *s, launch_ctx &c)
     CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_inner, 0));
 }
 
+// k steps (k <= K) of tplane on z slabs whose faces the copy engines
+// exchange: one launch over the owned planes, whose first rows of blocks
+// compute the planes next to the shared faces and count them
+// (kernels_tplane.cuh, plan_chunks and tplane_signal_face); the `sends`
+// stream copies each face to its neighbour once counted, while the launch
+// computes the rest. No edge launches (whose pipeline takes 7 iterations for
+// a plane at K = 3, before the inner planes could start) and no SM for the
+// exchange. The next launch waits for the sends (so that the launch after it
+// may overwrite their source) and for the neighbours' faces. Ghost planes are
+// read only by the face chunks, which end before the count that lets the
+// neighbour's next launch start (cuda/exchange_peer.h).
+static void faces_first_step(sim *s, launch_ctx &c)
+{
+    cuda_data *cd = data(s);
+    const int ns = s->m.def->nstate;
+    const bool exchange = !s->halo_off;
+    int n[3], axis_of[3];
+    make_view(&s->lg, n, axis_of);
+    const int za = axis_of[2];
+    if (exchange) {
+        c.face_signal = cd->face_sig;
+        c.faces = (s->dc.nbr[za][0] >= 0 ? 1 : 0) | (s->dc.nbr[za][1] >= 0 ? 2 : 0);
+        c.face_width = s->dc.ghost;
+    }
+    launch_box(c, cd->own, cd->compute, launch_tplane);
+    c.face_signal = nullptr;
+    c.faces = 0;
+    c.stream = cd->compute;
+    for (int v = 0; v < ns; v++) std::swap(cd->state[v], cd->next[v]);
+    if (!exchange) return;
+    peer_exchange *px = gpu_exchange_peer(cd->xchg);
+    peer_exchange_send(px, s, cd->state, ns, cd->sends, cd->face_sig, ++cd->face_launches);
+    CU(s, cudaEventRecord(cd->ev_sent, cd->sends));
+    CU(s, cudaStreamWaitEvent(cd->compute, cd->ev_sent, 0));
+    peer_exchange_wait(px, s, cd->compute);
+}
+
 // k steps (k <= K) of a decomposed run on layout tplane, whose ghost zones
 // are K layers of every state: split along z only, the owned planes next to
 // each shared face first (split_boxes: K planes deep), then the inner planes
@@ -159,6 +221,7 @@ void split_tplane_step(sim *s, launch_ctx &c)
 {
     cuda_data *cd = data(s);
     const int ns = s->m.def->nstate;
+    if (cd->faces_first) { faces_first_step(s, c); return; }
     auto run = [&](const std::array<int, 6> &b, cudaStream_t st) { launch_box(c, b, st, launch_tplane); };
     if (cd->xy_split) {
         run(cd->own, cd->compute);
