@@ -55,10 +55,10 @@ struct cuda_data {
     void *facebuf;                          // blockDS, host-staged exchange: one face, packed
     size_t facecap;
     bool xy_split;                          // split along x or y (tplane: no overlap)
-    // tplane on z slabs with the copy engines' exchange, tiles as wide as the
-    // grid: one launch computes the planes next to the shared faces first and
-    // counts them in face_sig (launch.h, face_signal); the `sends` stream
-    // copies each face once counted, while the launch goes on (split_step.cu)
+    // tplane on z slabs with the copy engines' exchange: one launch computes
+    // the planes next to the shared faces first and counts them in face_sig
+    // (launch.h, face_signal); the `sends` stream copies each face once
+    // counted, while the launch goes on (split_step.cu)
     bool faces_first;
     unsigned *face_sig;
     unsigned face_launches;                 // launches that counted their faces

@@ -390,6 +390,25 @@ size_t smem_bytes(int W, int TY, int K, size_t esize)
     return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
 }
 
+// The chunks of zc planes over nz planes that minimise the time of the
+// launch counted in waves of chunks (zc + 2K iterations each: a chunk's 2K
+// halo planes fill and drain the pipeline), so that the blocks fill the GPU
+// without a last wave of a few blocks costing a whole chunk's time; extra:
+// block-iterations of other blocks before them (face chunks), added to the
+// waves' work. Returns the rows of chunks.
+inline int chunks_in_waves(tplane_geom &g, int nz, long tiles, long slots, int K, long extra)
+{
+    long best = -1;
+    g.zc = std::max(nz, 1);
+    for (int ch = 1; ch <= std::min(nz, 256); ch++) {
+        const int zc = (nz + ch - 1) / ch;
+        const long it = zc + 2L * K, work = extra + tiles * ch * it;
+        const long cost = (work + slots * it - 1) / (slots * it) * it;
+        if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+    }
+    return nz > 0 ? (nz + g.zc - 1) / g.zc : 0;
+}
+
 // The chunks along z (tplane_geom); returns the rows of blocks along z.
 // Without faces: the count that minimises waves x iterations per block (a
 // chunk of zc planes takes zc + 2K iterations: its 2K halo planes, which fill
@@ -399,7 +418,10 @@ size_t smem_bytes(int W, int TY, int K, size_t esize)
 // order), then as many rows of main chunks as fit beside them; the rows after
 // those start when the face blocks end, so they are shorter by a face chunk's
 // iterations (fw + 2K), and there are at most nf of them: every block then
-// ends about when the others do, in one wave.
+// ends about when the others do, in one wave. Where the face rows alone take
+// the GPU's first wave (many tiles: grids wider than a tile), the face rows
+// still come first and the main chunks are counted as without faces, with
+// the face blocks' work added to the waves (chunks_in_waves).
 inline int plan_chunks(tplane_geom &g, long tiles, long slots, int K)
 {
     const int nzw = g.ze - g.zb;
@@ -407,20 +429,13 @@ inline int plan_chunks(tplane_geom &g, long tiles, long slots, int K)
     g.me = g.ze;
     g.early = 1 << 30;
     g.zl = 0;
-    if (!g.nf) {
-        long best = -1;
-        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
-            const int zc = (nzw + ch - 1) / ch;
-            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
-            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
-        }
-        return (nzw + g.zc - 1) / g.zc;
-    }
+    if (!g.nf) return chunks_in_waves(g, nzw, tiles, slots, K, 0);
     const int fhi = g.nf - g.flo, fcost = g.fw + 2 * K;
     g.mb = g.zb + (g.flo ? g.fw : 0);
     g.me = g.ze - (fhi ? g.fw : 0);
     const int L = g.me - g.mb;                         // main planes (split_step.cu: >= 0)
     const int first = (int)std::max(1L, slots / tiles);   // rows of blocks that start at once
+    if (first <= g.nf) return g.nf + chunks_in_waves(g, L, tiles, slots, K, (long)g.nf * tiles * fcost);
     long best = -1;
     int rows = 1;
     for (int ch = 1; ch <= std::max(1, std::min(L, first)); ch++) {

@@ -85,10 +85,8 @@ static void split_block_ranges(cuda_data *cd)
     cd->qinner = {a, b};
 }
 
-// tplane on z slabs whose faces the copy engines exchange, with tiles as
-// wide as the grid (few tiles, so that the face chunks' blocks fit the GPU
-// at once beside the main chunks'), where every part is at least as thick
-// as its faces' planes: faces_first_step.
+// tplane on z slabs whose faces the copy engines exchange, where every part
+// is at least as thick as its faces' planes: faces_first_step.
 static int init_faces_first(sim *s, cuda_data *cd, char *err, size_t errlen)
 {
     int n[3], axis_of[3];
@@ -97,7 +95,7 @@ static int init_faces_first(sim *s, cuda_data *cd, char *err, size_t errlen)
     int nf = 0;
     for (int d = 0; d < 2 && za >= 0; d++) nf += s->dc.nbr[za][d] >= 0;
     cd->faces_first = cd->layout == LAYOUT_TPLANE && !cd->xy_split && gpu_exchange_peer(cd->xchg) && nf > 0 &&
-                      n[0] <= cd->base.bx && cd->own[5] - cd->own[2] >= nf * s->dc.ghost;
+                      cd->own[5] - cd->own[2] >= nf * s->dc.ghost;
     if (!cd->faces_first) return 0;
     cudaError_t e;
     if ((e = cudaStreamCreateWithFlags(&cd->sends, cudaStreamNonBlocking)) != cudaSuccess ||
