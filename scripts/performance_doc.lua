@@ -72,15 +72,22 @@ for _, path in ipairs(inputs) do
 end
 -- Several GPUs (issue 4): the scaling tables of scripts/scaling.sh, newest first.
 local scalings = {
-  {"docs/data/scaling-h200x4.csv", "Four H200s, the default layout (tplane) with the copy engines' exchange ("
-   .. "2026-11-26; `sh scripts/scaling.sh build/cardiac CSV strong256,strong512,strong1024,weak512`). The "
-   .. "256^3 rows are a second run's CSV (the same build and machine, minutes later: 0.0387 and 0.0308 ms a step "
-   .. "on 2 and 4 GPUs in the first); the others are the first run's table as it printed it (4 decimals), whose CSV "
-   .. "did not come back from the machine. Goals (issue 36): 512^3 at 85% or more and under 2.5 s, not met (81%, "
-   .. "2.69 s); 1024^3 under 20 s, met (17.7 s); 256^3 85% on 2 GPUs and 70% on 4, not met (78%, 49%). The "
-   .. "exchange is hidden in every row (at most 0.0031 ms a step); what each efficiency under goal loses is the edge "
-   .. "launches that precede the inner planes' (docs/gpu-notebook.md item 25, docs/mpi.md):"},
-  {"docs/data/scaling-h200x4-nccl.csv", "The same kind of machine the same day, tplane through NCCL, before the copy "
+  {"docs/data/scaling-h200x4.csv", "Four H200s, the default layout (tplane) with the copy engines' exchange and "
+   .. "the faces first (2026-11-26, commit 5d9ef58; `sh scripts/scaling.sh build/cardiac CSV "
+   .. "strong256,strong512,strong1024,weak512`). Goals (issue 36): 1024^3 under 20 s, met (17.2 s); 256^3 at 85% "
+   .. "on 2 GPUs, met (86%); 256^3 at 70% on 4 GPUs, not met (63%); 512^3 at 85% or more and under 2.5 s, not "
+   .. "met (81%, 2.62 s). The exchange column is the step against the same run with the exchange switched off, "
+   .. "which also plans the launch without face chunks. Why each efficiency under goal falls short: "
+   .. "docs/mpi.md, \"Measured on four H200s\". Faces first on grids wider than a tile (afa7f41, the 512^3 and "
+   .. "1024^3 rows) was measured on two H200s only: 512^3 0.2326 -> 0.2301 ms a step on 2 GPUs, 1024^3 and 256^3 "
+   .. "unchanged:"},
+  {"docs/data/scaling-h200x4-naive.csv", "The same machine and build, naive (one step a kernel, V's ghost layers "
+   .. "exchanged every step; scaling.sh's fourth argument `naive`):"},
+  {"docs/data/scaling-h200x4-edges.csv", "Four H200s the same day, tplane with the copy engines' exchange before the "
+   .. "faces first: the K = 3 owned planes next to each shared face in launches of their own (the edges) before the "
+   .. "inner planes'. The 256^3 rows are a second run's CSV (the same build and machine, minutes later); the others "
+   .. "are the first run's table as it printed it (4 decimals), whose CSV did not come back from the machine:"},
+  {"docs/data/scaling-h200x4-nccl.csv", "The same kind of machine the same day, tplane through NCCL, edges first, before the copy "
    .. "engines (the run stopped at the end of the device call: 1024^3 and weak 512^3 on 4 GPUs are missing, and the "
    .. "4-GPU rows of 256^3 and 512^3 are its printed lines):"},
   {"docs/data/scaling-h200x2.csv", "Two H200s, naive, with the exchange's stream at the highest priority (2026-11-23):"},

@@ -111,13 +111,15 @@ local items = {
    args = {"from=docs/data/scaling-h200x4.csv", "png=docs/data/reproductions/multigpu_scaling.png"},
    remark = "Our speed-ups against GPUs: ![speed-up](data/reproductions/multigpu_scaling.png). The thesis' "
             .. "towerDS ran on P100s (732 GB/s each); ours is the default layout on H200s (tplane, 3 steps a kernel, "
-            .. "with the copy engines' exchange since 2026-11-26; docs/mpi.md). The paper's almost linear speed-up "
-            .. "at 256^3 and our 1.96 on 4 GPUs differ by the length of a step: a P100 steps 256^3 1,426 times a "
-            .. "second, an H200 16,500 times, so what splitting a step costs whatever its size (the launches of the "
-            .. "K = 3 planes next to each shared face, which precede the inner planes': a middle rank of 4 has two, "
-            .. "about 40 us of its 93 us launch of 3 steps) weighs about 11 times more in ours. The "
-            .. "exchange itself is hidden (at most 0.0031 ms a step). The 40 us is docs/gpu-notebook.md item 25's estimate "
-            .. "from the measured launches, not a timing of the edge launches alone."},
+            .. "with the copy engines' exchange and the faces first since 2026-11-26; docs/mpi.md). The paper's "
+            .. "almost linear speed-up at 256^3 and our 2.52 on 4 GPUs differ by the length of a step: a P100 steps "
+            .. "256^3 1,426 times a second, an H200 16,700 times, so what splitting a step costs whatever its size "
+            .. "weighs about 12 times more in ours. That cost is now mostly the kernel's pipeline: a launch of 3 "
+            .. "steps marches chunks of planes, one wave of blocks, each chunk with 6 halo planes that fill and "
+            .. "drain it; a rank's 64 planes make chunks of 13 (19 iterations), one GPU's 256 planes chunks of 52 "
+            .. "(58), 31% more per plane, which predicts 0.0196 ms a step on 4 GPUs with the exchange switched "
+            .. "off (measured: 0.0188). The face chunks and the wait for the neighbours' faces add 0.0049 ms a step "
+            .. "(docs/mpi.md, \"Measured on four H200s\")."},
   {name = "altanaite_ryr_cell", title = "Calcium release units on one cell: the thesis' reading of the dyads",
    source = "Altanaite 2017 (MSc thesis), section 7.2 (figs. 7.7-7.8) and section 7.1.1", needs = "cpu",
    script = "protocols/repro_altanaite_ryr.lua", args = {},
