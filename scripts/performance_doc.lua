@@ -78,7 +78,7 @@ local scalings = {
    .. "on 2 GPUs, met (86%); 256^3 at 70% on 4 GPUs, not met (63%); 512^3 at 85% or more and under 2.5 s, not "
    .. "met (81%, 2.62 s). The exchange column is the step against the same run with the exchange switched off, "
    .. "which also plans the launch without face chunks. Why each efficiency under goal falls short: "
-   .. "docs/mpi.md, \"Measured on four H200s\". Faces first on grids wider than a tile (afa7f41, the 512^3 and "
+   .. "docs/mpi.md, \"Measured on four H200s\". Faces first on grids wider than a tile (c1ffa7d, the 512^3 and "
    .. "1024^3 rows) was measured on two H200s only: 512^3 0.2326 -> 0.2301 ms a step on 2 GPUs, 1024^3 and 256^3 "
    .. "unchanged:"},
   {"docs/data/scaling-h200x4-naive.csv", "The same machine and build, naive (one step a kernel, V's ghost layers "
