@@ -58,7 +58,10 @@
 // (docs/gpu.md, "Agreement"; tests/gpu_agreement.lua checks all against the CPU).
 #ifndef CARDIAC_CUDA_KERNELS_TPLANE_CUH
 #define CARDIAC_CUDA_KERNELS_TPLANE_CUH
+#include <array>
+#include <map>
 #include <type_traits>
+#include <vector>
 #include "dispatch.cuh"
 
 namespace {
@@ -390,23 +393,75 @@ size_t smem_bytes(int W, int TY, int K, size_t esize)
     return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
 }
 
-// The chunks of zc planes over nz planes that minimise the time of the
-// launch counted in waves of chunks (zc + 2K iterations each: a chunk's 2K
-// halo planes fill and drain the pipeline), so that the blocks fill the GPU
-// without a last wave of a few blocks costing a whole chunk's time; extra:
-// block-iterations of other blocks before them (face chunks), added to the
-// waves' work. Returns the rows of chunks.
-inline int chunks_in_waves(tplane_geom &g, int nz, long tiles, long slots, int K, long extra)
+// The GPU's block scheduler modelled as a list schedule: `slots` blocks run at
+// once, each row of `tiles` blocks (in the launch's block order) takes the
+// slots that free first. A row is (blocks' iterations, face row or not).
+// Returns the launch's end in iterations; *face_end: the last face block's.
+// The slots are kept as groups of equal free time, so that a row costs a
+// few map operations, not one a block.
+inline long schedule_rows(const std::vector<std::pair<int, bool>> &rows, long tiles, long slots, long *face_end)
 {
-    long best = -1;
-    g.zc = std::max(nz, 1);
-    for (int ch = 1; ch <= std::min(nz, 256); ch++) {
-        const int zc = (nz + ch - 1) / ch;
-        const long it = zc + 2L * K, work = extra + tiles * ch * it;
-        const long cost = (work + slots * it - 1) / (slots * it) * it;
-        if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+    std::map<long, long> free_at{{0, slots}};   // time -> slots free from then
+    long end = 0;
+    *face_end = 0;
+    for (const auto &r : rows)
+        for (long need = tiles; need > 0;) {   // a row may need more slots than are free at once
+            const auto it = free_at.begin();
+            const long t = it->first + r.first, k = std::min(need, it->second);
+            end = std::max(end, t);
+            if (r.second) *face_end = std::max(*face_end, t);
+            need -= k;
+            if ((it->second -= k) == 0) free_at.erase(it);
+            free_at[t] += k;   // later than every time taken from (r.first > 0)
+        }
+    return end;
+}
+
+// Faces first where the face rows alone fill the GPU's first wave (grids
+// wider than a tile): the face chunks' width fw (at least the K planes next
+// to the face; wider, they leave fewer main planes) and the main chunks' zc,
+// chosen by the schedule above for the earliest end of the launch whose face
+// blocks end at least an eighth of it before (time for the copy engines to
+// send the faces: 512^3, 6 MB a face, about 15-30 us of a 370 us launch).
+// Searched: fw up to 96 planes, up to 32 rows of main chunks. The plan of a
+// shape is kept (a launch of the same shape plans nothing again).
+inline int plan_wide_faces(tplane_geom &g, long tiles, long slots, int K)
+{
+    using key_t = std::array<long, 7>;
+    static std::map<key_t, std::array<int, 3>> kept;
+    const int nzw = g.ze - g.zb;
+    const key_t key = {tiles, slots, nzw, g.nf, g.flo, g.fw, K};
+    auto hit = kept.find(key);
+    if (hit == kept.end()) {
+        long best = -1, best_face = 0;
+        const int L0 = nzw - g.nf * g.fw;
+        std::array<int, 3> plan = {g.fw, std::max(L0, 1), L0 > 0 ? 1 : 0};
+        std::vector<std::pair<int, bool>> rows;
+        for (int fw = g.fw; fw <= std::min(96, nzw / g.nf); fw++) {
+            const int L = nzw - g.nf * fw;
+            for (int ch = 1; ch <= std::min(32, std::max(L, 1)); ch++) {
+                const int zc = L > 0 ? (L + ch - 1) / ch : 1, nrows = L > 0 ? (L + zc - 1) / zc : 0;
+                if (nrows < ch) continue;   // the same chunks as a smaller ch
+                rows.assign(g.nf, {fw + 2 * K, true});
+                for (int j = 0; j < nrows; j++) rows.push_back({std::min(zc, L - j * zc) + 2 * K, false});
+                long face_end;
+                const long end = schedule_rows(rows, tiles, slots, &face_end);
+                const bool in_time = face_end <= end - end / 8, best_in_time = best >= 0 && best_face <= best - best / 8;
+                if (best < 0 || (in_time && !best_in_time) ||
+                    (in_time == best_in_time && (end < best || (end == best && face_end < best_face)))) {
+                    best = end;
+                    best_face = face_end;
+                    plan = {fw, zc, nrows};
+                }
+            }
+        }
+        hit = kept.emplace(key, plan).first;
     }
-    return nz > 0 ? (nz + g.zc - 1) / g.zc : 0;
+    g.fw = hit->second[0];
+    g.zc = hit->second[1];
+    g.mb = g.zb + (g.flo ? g.fw : 0);
+    g.me = g.ze - (g.nf - g.flo ? g.fw : 0);
+    return g.nf + hit->second[2];
 }
 
 // The chunks along z (tplane_geom); returns the rows of blocks along z.
@@ -419,9 +474,7 @@ inline int chunks_in_waves(tplane_geom &g, int nz, long tiles, long slots, int K
 // those start when the face blocks end, so they are shorter by a face chunk's
 // iterations (fw + 2K), and there are at most nf of them: every block then
 // ends about when the others do, in one wave. Where the face rows alone take
-// the GPU's first wave (many tiles: grids wider than a tile), the face rows
-// still come first and the main chunks are counted as without faces, with
-// the face blocks' work added to the waves (chunks_in_waves).
+// the GPU's first wave (many tiles: grids wider than a tile): plan_wide_faces.
 inline int plan_chunks(tplane_geom &g, long tiles, long slots, int K)
 {
     const int nzw = g.ze - g.zb;
@@ -429,13 +482,22 @@ inline int plan_chunks(tplane_geom &g, long tiles, long slots, int K)
     g.me = g.ze;
     g.early = 1 << 30;
     g.zl = 0;
-    if (!g.nf) return chunks_in_waves(g, nzw, tiles, slots, K, 0);
+    if (!g.nf) {
+        long best = -1;
+        g.zc = std::max(nzw, 1);
+        for (int ch = 1; ch <= std::min(nzw, 256); ch++) {
+            const int zc = (nzw + ch - 1) / ch;
+            const long cost = (tiles * ch + slots - 1) / slots * (zc + 2L * K);
+            if (best < 0 || cost < best) { best = cost; g.zc = zc; }
+        }
+        return (nzw + g.zc - 1) / g.zc;
+    }
     const int fhi = g.nf - g.flo, fcost = g.fw + 2 * K;
     g.mb = g.zb + (g.flo ? g.fw : 0);
     g.me = g.ze - (fhi ? g.fw : 0);
     const int L = g.me - g.mb;                         // main planes (split_step.cu: >= 0)
     const int first = (int)std::max(1L, slots / tiles);   // rows of blocks that start at once
-    if (first <= g.nf) return g.nf + chunks_in_waves(g, L, tiles, slots, K, (long)g.nf * tiles * fcost);
+    if (first <= g.nf) return plan_wide_faces(g, tiles, slots, K);
     long best = -1;
     int rows = 1;
     for (int ch = 1; ch <= std::max(1, std::min(L, first)); ch++) {

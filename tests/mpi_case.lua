@@ -6,7 +6,10 @@
 -- whose hole has a tanh border; LAYOUT: a GPU layout, "auto" (the default)
 -- or "blocks" (blockDS, on either backend); "full": no hole in the tissue (the
 -- layouts' unmasked kernels); "wide": no hole, on a grid wider than 256 cells
--- (tplane's tiles 64 cells wide with an x halo, docs/gpu-notebook.md item 20).
+-- (tplane's tiles 64 cells wide with an x halo, docs/gpu-notebook.md item 20);
+-- "broad": no hole, 512 x 512 cells a plane (81 such tiles: under mpirun with
+-- the copy engines the face chunks fill the GPU's first wave, whose plan
+-- chooses their width, cuda/kernels_tplane.cuh plan_wide_faces).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
@@ -14,8 +17,8 @@ local order = phase and 2 or tonumber(arg[5] or "2")
 local layout = arg[6] ~= "auto" and arg[6] or nil
 local blocks                     -- LAYOUT "blocks": blockDS, blocks of 3 cells per axis
 if layout == "blocks" then blocks, layout = 3, nil end
-local wide = arg[7] == "wide"
-local full = arg[7] == "full" or wide
+local wide, broad = arg[7] == "wide", arg[7] == "broad"
+local full = arg[7] == "full" or wide or broad
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -24,7 +27,7 @@ if split ~= "auto" then
 end
 -- sizes that no split divides evenly; a hole and a stimulus that cross the
 -- rank borders; a probe line across all of them
-local n = dim == 3 and (wide and {290, 66, 21} or {23, 18, 21}) or {61, 47}
+local n = dim == 3 and (wide and {290, 66, 21} or broad and {512, 512, 24} or {23, 18, 21}) or {61, 47}
 local centre = dim == 3 and {2.9, 2.2, 2.6} or {7.6, 5.9}
 local mesh
 if phase then

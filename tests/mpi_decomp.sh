@@ -90,7 +90,11 @@ if [ "$backend" = cuda ]; then
   # wider than 256 cells: tiles 64 wide with an x halo, K = 3 (z slabs), and
   # tiles spanning a rank's half under a split along x
   run 0 3 auto 2 auto wide; run 2 3 auto 2 auto wide; run 4 3 2,2,1 2 auto wide
-  for f in "$dir"/np[024]-3-*-o2-autofull.h5.log "$dir"/np[024]-3-*-o2-autowide.h5.log; do
+  # planes of 512 x 512 on z slabs: 81 tiles, whose face chunks fill a GPU's
+  # first wave (their width planned by a model of the block scheduler)
+  run 0 3 auto 2 auto broad; run 2 3 auto 2 auto broad; run 4 3 auto 2 auto broad
+  for f in "$dir"/np[024]-3-*-o2-autofull.h5.log "$dir"/np[024]-3-*-o2-autowide.h5.log \
+           "$dir"/np[024]-3-*-o2-autobroad.h5.log; do
     grep -q "layout tplane 3" "$f" || { echo "FAIL the default layout of a full box is not tplane with K = 3: $f"; status=1; }
   done
 fi
