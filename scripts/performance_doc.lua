@@ -78,9 +78,10 @@ local scalings = {
    .. "on 2 GPUs, met (86%); 256^3 at 70% on 4 GPUs, not met (63%); 512^3 at 85% or more and under 2.5 s, not "
    .. "met (81%, 2.62 s). The exchange column is the step against the same run with the exchange switched off, "
    .. "which also plans the launch without face chunks. Why each efficiency under goal falls short: "
-   .. "docs/mpi.md, \"Measured on four H200s\". Faces first on grids wider than a tile (c1ffa7d, the 512^3 and "
-   .. "1024^3 rows) was measured on two H200s only: 512^3 0.2326 -> 0.2301 ms a step on 2 GPUs, 1024^3 and 256^3 "
-   .. "unchanged:"},
+   .. "docs/mpi.md, \"Measured on four H200s\". The 512^3 and 1024^3 rows ran the edges first; faces first "
+   .. "there too (commit 46febf0, planned by a model of the block scheduler) was measured on two H200s only: "
+   .. "512^3 on 2 GPUs 0.2252 ms a step (94%), 1024^3 unchanged; the model predicts 0.1234 at 512^3 on 4 GPUs "
+   .. "(`cardiac scripts/tplane_schedule.lua`, docs/gpu-notebook.md item 25):"},
   {"docs/data/scaling-h200x4-naive.csv", "The same machine and build, naive (one step a kernel, V's ghost layers "
    .. "exchanged every step; scaling.sh's fourth argument `naive`):"},
   {"docs/data/scaling-h200x4-edges.csv", "Four H200s the same day, tplane with the copy engines' exchange before the "
