@@ -4,13 +4,16 @@
 -- slots that free first, a block's time its iterations), for the plans the
 -- item compares on a rank of P along z: no faces (the exchange off), the
 -- edges first (launches of their own before the inner planes), faces first
--- counted in waves (commit c1ffa7d) and faces first with the width the
--- backend now plans (cuda/kernels_tplane.cuh, plan_wide_faces). Iterations
+-- as built before commit 46febf0 and faces first with the width planned by
+-- the search of cuda/kernels_tplane.cuh, plan_wide_faces. Iterations
 -- become ms a step through the one-GPU step of a scaling CSV (its plan's
 -- iterations over its time).
 --   cardiac scripts/tplane_schedule.lua [CSV]   (default docs/data/scaling-h200x4.csv)
--- Tiles of 64 x 64 cells (58 x 58 computed with the halo), one block an SM,
--- 132 SMs, K = 3: the H200's and H100's tplane launch at 512^3 and 1024^3.
+-- Tiles of 64 x 64 cells (58 x 58 computed with the halo) at 512^3 and
+-- 1024^3, 256 x 16 at 256^3; one block an SM, 132 SMs, K = 3: the H200's and
+-- H100's tplane launch. "as built" is the wave count of c1ffa7d at 512^3 and
+-- 1024^3 and the one-wave plan at 256^3 (plan_chunks), which 46febf0 keeps;
+-- "planned" is the search of plan_wide_faces (at 256^3 not built: item 25).
 local csv = arg and arg[1] or "docs/data/scaling-h200x4.csv"
 local K, slots = 3, 132
 local function ceil(a, b) return (a + b - 1) // b end
@@ -84,15 +87,40 @@ local function faces_planned(nz, tiles, nf)
   return best, plan
 end
 
+-- Where the face rows leave room in the first wave (tiles as wide as the
+-- grid): the plan as built (plan_chunks: main rows beside the face rows, at
+-- most nf later rows shorter by a face chunk's iterations)
+local function faces_one_wave(nz, tiles, nf)
+  local first, fcost, L = math.max(1, slots // tiles), 3 * K, nz - nf * K
+  local best, plan
+  for ch = 1, math.max(1, math.min(L, first)) do
+    local early = math.max(0, math.min(ch, first - nf))
+    local late = ch - early
+    if late <= nf then
+      local zc = ceil(L + late * fcost, ch)
+      if not best or zc + 2 * K < best then best, plan = zc + 2 * K, {zc, math.max(1, zc - fcost), early, ch} end
+    end
+  end
+  local rows, z = {}, 0
+  for _ = 1, nf do rows[#rows + 1] = {K + 2 * K, true} end
+  for j = 0, plan[4] - 1 do
+    local w = math.min(L - z, j < plan[3] and plan[1] or plan[2])
+    if w > 0 then rows[#rows + 1] = {w + 2 * K, false} end
+    z = z + w
+  end
+  return (schedule(rows, tiles))
+end
+
 local one = {}
 for line in io.lines(csv) do
   local case, ranks, ms = line:match('^"(strong%d+)",(%d+),[^,]*,%d+,%d+,%d+,([%d.]+)')
   if case and tonumber(ranks) == 1 then one[case] = tonumber(ms) end
 end
 print(("one-GPU steps from %s; ms a step predicted for the rank that ends last:"):format(csv))
-print("| grid | ranks | no faces | edges first | faces first, waves (c1ffa7d) | faces first, planned | plan |")
+print("| grid | ranks | no faces | edges first | faces first, as built for it before 46febf0 | faces first, planned | plan |")
 print("|---|---|---|---|---|---|---|")
-for _, c in ipairs{{512, 81}, {1024, 324}} do
+-- 256^3: tiles of 256 x 16 cells (10 rows computed), 26 of them
+for _, c in ipairs{{256, 26}, {512, 81}, {1024, 324}} do
   local n, tiles = c[1], c[2]
   local step = one["strong" .. n]
   if step then
@@ -103,7 +131,8 @@ for _, c in ipairs{{512, 81}, {1024, 324}} do
       local nz, nf = n // p, p > 2 and 2 or 1            -- a middle rank of 4 shares two faces
       local planned, plan = faces_planned(nz, tiles, nf)
       print(("| %d^3 | %d | %s | %s | %s | %s | %s |"):format(n, p, ms(no_faces(nz, tiles)),
-        ms(no_faces(nz - nf * K, tiles) + nf * edge), ms(faces_waves(nz, tiles, nf)), ms(planned), plan))
+        ms(no_faces(nz - nf * K, tiles) + nf * edge),
+        ms(slots // tiles > nf and faces_one_wave(nz, tiles, nf) or faces_waves(nz, tiles, nf)), ms(planned), plan))
     end
   end
 end
