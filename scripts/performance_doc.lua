@@ -109,7 +109,8 @@ for _, sc in ipairs(scalings) do
   end
 end
 -- A section from a CSV in docs/data, when the file is there: title, the
--- paragraph saying what produced it, the table header and one row per line.
+-- paragraph saying what produced it, the table header and one row per line
+-- (row(r, rows): a line's row, and all of them).
 local function csv_section(path, title, intro, header, row)
   local f = io.open(path)
   if not f then return end
@@ -120,7 +121,8 @@ local function csv_section(path, title, intro, header, row)
   w("")
   w("| " .. table.concat(header, " | ") .. " |")
   w("|" .. string.rep("---|", #header))
-  for _, r in ipairs(read_csv(path)) do w(row(r)) end
+  local rows = read_csv(path)
+  for _, r in ipairs(rows) do w(row(r, rows)) end
   w("")
 end
 -- The cell models on one GPU (issue 5): protocols/models_256.lua and the ORd
@@ -265,17 +267,14 @@ csv_section("docs/data/ord-heart-ranks-h200x4.csv", "The O'Hara-Rudy heart over 
     .. "CSV did not come back from the machine). Efficiency on 4 GPUs: 86% in fp32, 85% mixed; one second of "
     .. "activity (20,000 steps) in 4.1 s and 8.0 s.",
   {"case", "GPUs", "ms/step", "20,000 steps", "efficiency"},
-  (function()
-    local one = {}   -- ms a step on one GPU, by precision
-    for _, r in ipairs(io.open("docs/data/ord-heart-ranks-h200x4.csv") and read_csv("docs/data/ord-heart-ranks-h200x4.csv") or {}) do
-      if r.ranks == 1 then one[r.precision] = r.ms_per_step end
+  function(r, rows)
+    local t1   -- ms a step on one GPU in r's precision
+    for _, q in ipairs(rows) do
+      if q.ranks == 1 and q.precision == r.precision then t1 = q.ms_per_step end
     end
-    return function(r)
-      local t1 = one[r.precision]
-      return ("| %s | %d | %.4f | %.1f s | %s |"):format(r.case, r.ranks, r.ms_per_step, r.s_per_20000,
-        t1 and ("%.0f%%"):format(100 * t1 / (r.ranks * r.ms_per_step)) or "-")
-    end
-  end)())
+    return ("| %s | %d | %.4f | %.1f s | %s |"):format(r.case, r.ranks, r.ms_per_step, r.s_per_20000,
+      t1 and ("%.0f%%"):format(100 * t1 / (r.ranks * r.ms_per_step)) or "-")
+  end)
 -- The engine's redesign (issue 32): the same three cases by the binaries
 -- before and after, alternately, on one GPU.
 for _, g in ipairs{{"h100", "H100 80GB HBM3"}, {"h200", "H200"}} do
