@@ -421,8 +421,9 @@ inline long schedule_rows(const std::vector<std::pair<int, bool>> &rows, long ti
 // wider than a tile): the face chunks' width fw (at least the K planes next
 // to the face; wider, they leave fewer main planes) and the main chunks' zc,
 // chosen by the schedule above for the earliest end of the launch whose face
-// blocks end at least an eighth of it before (time for the copy engines to
-// send the faces: 512^3, 6 MB a face, about 15-30 us of a 370 us launch).
+// blocks end at least a sixth of it before, time for the copy engines to
+// send the faces (one after the other on one stream; 512^3 on 4 ranks: 6.3 MB
+// each, at 150-300 GB/s 20-40 us each, in a launch of about 370 us).
 // Searched: fw up to 96 planes, up to 32 rows of main chunks. The plan of a
 // shape is kept (a launch of the same shape plans nothing again).
 inline int plan_wide_faces(tplane_geom &g, long tiles, long slots, int K)
@@ -446,7 +447,7 @@ inline int plan_wide_faces(tplane_geom &g, long tiles, long slots, int K)
                 for (int j = 0; j < nrows; j++) rows.push_back({std::min(zc, L - j * zc) + 2 * K, false});
                 long face_end;
                 const long end = schedule_rows(rows, tiles, slots, &face_end);
-                const bool in_time = face_end <= end - end / 8, best_in_time = best >= 0 && best_face <= best - best / 8;
+                const bool in_time = face_end <= end - end / 6, best_in_time = best >= 0 && best_face <= best - best / 6;
                 if (best < 0 || (in_time && !best_in_time) ||
                     (in_time == best_in_time && (end < best || (end == best && face_end < best_face)))) {
                     best = end;

@@ -80,7 +80,7 @@ local scalings = {
    .. "which also plans the launch without face chunks. Why each efficiency under goal falls short: "
    .. "docs/mpi.md, \"Measured on four H200s\". The 512^3 and 1024^3 rows ran the edges first; faces first "
    .. "there too (commit 46febf0, planned by a model of the block scheduler) was measured on two H200s only: "
-   .. "512^3 on 2 GPUs 0.2252 ms a step (94%), 1024^3 unchanged; the model predicts 0.1234 at 512^3 on 4 GPUs "
+   .. "512^3 on 2 GPUs 0.2252 ms a step (94%), 1024^3 unchanged; the model predicts 0.1246 at 512^3 on 4 GPUs, 85.0% "
    .. "(`cardiac scripts/tplane_schedule.lua`, docs/gpu-notebook.md item 25):"},
   {"docs/data/scaling-h200x4-naive.csv", "The same machine and build, naive (one step a kernel, V's ghost layers "
    .. "exchanged every step; scaling.sh's fourth argument `naive`):"},

@@ -77,7 +77,7 @@ local function faces_planned(nz, tiles, nf)
       local zc = L > 0 and ceil(L, ch) or 1
       if L > 0 and ceil(L, zc) == ch then
         local e, f = schedule(faces_rows(nf, fw, nz, zc), tiles)
-        local ok, bok = f <= e - e // 8, best and bface <= best - best // 8
+        local ok, bok = f <= e - e // 6, best and bface <= best - best // 6
         if not best or (ok and not bok) or (ok == bok and (e < best or (e == best and f < bface))) then
           best, bface, plan = e, f, ("faces %d planes, chunks of %d"):format(fw, zc)
         end
