@@ -423,7 +423,8 @@ inline long schedule_rows(const std::vector<std::pair<int, bool>> &rows, long ti
 // chosen by the schedule above for the earliest end of the launch whose face
 // blocks end at least a sixth of it before, time for the copy engines to
 // send the faces (one after the other on one stream; 512^3 on 4 ranks: 6.3 MB
-// each, at 150-300 GB/s 20-40 us each, in a launch of about 370 us).
+// each, 20-40 us each at an assumed 150-300 GB/s, not measured, in a launch
+// of about 370 us).
 // Searched: fw up to 96 planes, up to 32 rows of main chunks. The plan of a
 // shape is kept (a launch of the same shape plans nothing again).
 inline int plan_wide_faces(tplane_geom &g, long tiles, long slots, int K)

@@ -73,8 +73,9 @@ struct launch_ctx {
     int tsteps;                       // time steps in this launch (tblock)
     // tplane under mpirun with the copy engines' exchange (cuda/split_step.cu,
     // faces_first_step): the owned planes next to each shared z face (bit 0
-    // of faces: the low one, bit 1: the high one), face_width deep, as chunks
-    // of their own first in the launch's block order; face_signal[f] counts
+    // of faces: the low one, bit 1: the high one), at least face_width deep
+    // (plan_wide_faces may widen them), as chunks of their own first in the
+    // launch's block order; face_signal[f] counts
     // the launches whose face f is written (face_signal[2 + f]: its blocks
     // done in this launch). Null: none.
     unsigned *face_signal;

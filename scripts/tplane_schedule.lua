@@ -112,6 +112,9 @@ local function faces_one_wave(nz, tiles, nf)
 end
 
 local one = {}
+local f = io.open(csv)
+if not f then error(("tplane_schedule.lua: cannot read %s (run it from the repository's root, or give a scaling CSV)"):format(csv), 0) end
+f:close()
 for line in io.lines(csv) do
   local case, ranks, ms = line:match('^"(strong%d+)",(%d+),[^,]*,%d+,%d+,%d+,([%d.]+)')
   if case and tonumber(ranks) == 1 then one[case] = tonumber(ms) end
