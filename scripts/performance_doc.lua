@@ -73,15 +73,20 @@ end
 -- Several GPUs (issue 4): the scaling tables of scripts/scaling.sh, newest first.
 local scalings = {
   {"docs/data/scaling-h200x4.csv", "Four H200s, the default layout (tplane) with the copy engines' exchange and "
-   .. "the faces first (2026-11-26, commit 5d9ef58; `sh scripts/scaling.sh build/cardiac CSV "
-   .. "strong256,strong512,strong1024,weak512`). Goals (issue 36): 1024^3 under 20 s, met (17.2 s); 256^3 at 85% "
-   .. "on 2 GPUs, met (86%); 256^3 at 70% on 4 GPUs, not met (63%); 512^3 at 85% or more and under 2.5 s, not "
-   .. "met (81%, 2.62 s). The exchange column is the step against the same run with the exchange switched off, "
-   .. "which also plans the launch without face chunks. Why each efficiency under goal falls short: "
-   .. "docs/mpi.md, \"Measured on four H200s\". The 512^3 and 1024^3 rows ran the edges first; faces first "
-   .. "there too (commit 46febf0, planned by a model of the block scheduler) was measured on two H200s only: "
-   .. "512^3 on 2 GPUs 0.2252 ms a step (94%), 1024^3 unchanged; the model predicts 0.1246 at 512^3 on 4 GPUs, 85.0% "
-   .. "(`cardiac scripts/tplane_schedule.lua`, docs/gpu-notebook.md item 25):"},
+   .. "the faces first, their width planned by a model of the block scheduler (2026-11-26, main at commit cd9d9d6). "
+   .. "Rows of 1 rank: `sh scripts/scaling.sh build/cardiac CSV strong256,strong512,strong1024,weak512` (the call's "
+   .. "time limit stopped it in the 2-rank rows); of 4 ranks: `mpirun -np 4 cardiac protocols/scaling.lua CSV cuda "
+   .. "strong256,strong512,strong1024,weak512`, the first of two runs (the second within 0.6%); of 2 ranks: "
+   .. "`sh scripts/scaling.sh` in a later call on the same kind of machine by a build whose 2-rank plans are main's "
+   .. "(an experiment on the 4-rank 256^3 plan, docs/gpu-notebook.md item 25; its 256^3 step on 2 ranks 0.0345 "
+   .. "against main's 0.0345, alternately). Goals (issue 36): 1024^3 under 20 s, met (17.1 s); 256^3 at 85% on 2 "
+   .. "GPUs, met (86%); 512^3 at 85% or more and under 2.5 s on 4 GPUs, met (88%, 2.40 s); 256^3 at 70% on 4 GPUs, "
+   .. "not met (63%). The exchange column is the step against the same run with the exchange switched off, "
+   .. "which also plans the launch without face chunks. Why 256^3 on 4 GPUs falls short: docs/mpi.md, "
+   .. "\"Measured on four H200s\":"},
+  {"docs/data/scaling-h200x4-5d9ef58.csv", "The same kind of machine the same day, the build before (commit 5d9ef58, "
+   .. "`sh scripts/scaling.sh build/cardiac CSV strong256,strong512,strong1024,weak512`), whose 512^3 and 1024^3 "
+   .. "rows ran the edges first:"},
   {"docs/data/scaling-h200x4-naive.csv", "The same machine and build, naive (one step a kernel, V's ghost layers "
    .. "exchanged every step; scaling.sh's fourth argument `naive`):"},
   {"docs/data/scaling-h200x4-edges.csv", "Four H200s the same day, tplane with the copy engines' exchange before the "

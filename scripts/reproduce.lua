@@ -105,21 +105,23 @@ local items = {
             .. "GPUs, not arithmetic."},
   {name = "multigpu_scaling", title = "Karma on several GPUs: the multi-GPU paper's fig. 18 and tables 4-5",
    source = "Vasconcellos et al. 2020 (towerDS multi-GPU paper), fig. 18, tables 4-5",
-   needs = "several GPUs for the runs (`sh scripts/scaling.sh build/cardiac docs/data/scaling-h200x4.csv "
-           .. "strong256,strong512,strong1024,weak512`); the table is made from their CSV anywhere", anywhere = true,
+   needs = "several GPUs for the runs (`sh scripts/scaling.sh build/cardiac CSV "
+           .. "strong256,strong512,strong1024,weak512`; docs/data/scaling-h200x4.csv gathers main's rows of three "
+           .. "calls, docs/performance.md says which); the table is made from their CSV anywhere", anywhere = true,
    script = "protocols/repro_vasconcellos_multigpu.lua",
    args = {"from=docs/data/scaling-h200x4.csv", "png=docs/data/reproductions/multigpu_scaling.png"},
    remark = "Our speed-ups against GPUs: ![speed-up](data/reproductions/multigpu_scaling.png). The thesis' "
             .. "towerDS ran on P100s (732 GB/s each); ours is the default layout on H200s (tplane, 3 steps a kernel, "
             .. "with the copy engines' exchange and the faces first since 2026-11-26; docs/mpi.md). The paper's "
-            .. "almost linear speed-up at 256^3 and our 2.52 on 4 GPUs differ by the length of a step: a P100 steps "
+            .. "almost linear speed-up at 256^3 and our 2.51 on 4 GPUs differ by the length of a step: a P100 steps "
             .. "256^3 1,426 times a second, an H200 16,700 times, so what splitting a step costs whatever its size "
             .. "weighs about 12 times more in ours. That cost is now mostly the kernel's pipeline: a launch of 3 "
             .. "steps marches chunks of planes, one wave of blocks, each chunk with 6 halo planes that fill and "
             .. "drain it; a rank's 64 planes make chunks of 13 (19 iterations), one GPU's 256 planes chunks of 52 "
             .. "(58), 31% more per plane, which predicts 0.0196 ms a step on 4 GPUs with the exchange switched "
-            .. "off (measured: 0.0188). The face chunks and the wait for the neighbours' faces add 0.0049 ms a step "
-            .. "(docs/mpi.md, \"Measured on four H200s\")."},
+            .. "off (measured: 0.0188). The face chunks and the wait for the neighbours' faces add 0.0050 ms a step "
+            .. "(docs/mpi.md, \"Measured on four H200s\"). 512^3 and 1024^3: the faces first planned by a model "
+            .. "of the block scheduler (main at commit cd9d9d6), 88% and 94% on 4 GPUs."},
   {name = "altanaite_ryr_cell", title = "Calcium release units on one cell: the thesis' reading of the dyads",
    source = "Altanaite 2017 (MSc thesis), section 7.2 (figs. 7.7-7.8) and section 7.1.1", needs = "cpu",
    script = "protocols/repro_altanaite_ryr.lua", args = {},
