@@ -8,13 +8,15 @@
 -- the search of cuda/kernels_tplane.cuh, plan_wide_faces. Iterations
 -- become ms a step through the one-GPU step of a scaling CSV (its plan's
 -- iterations over its time).
---   cardiac scripts/tplane_schedule.lua [CSV]   (default docs/data/scaling-h200x4.csv)
+--   cardiac scripts/tplane_schedule.lua [CSV]   (default docs/data/scaling-h200x4-5d9ef58.csv,
+--   the one-GPU steps the item's predictions used)
 -- Tiles of 64 x 64 cells (58 x 58 computed with the halo) at 512^3 and
 -- 1024^3, 256 x 16 at 256^3; one block an SM, 132 SMs, K = 3: the H200's and
 -- H100's tplane launch. "as built" is the wave count of c1ffa7d at 512^3 and
 -- 1024^3 and the one-wave plan at 256^3 (plan_chunks), which 46febf0 keeps;
--- "planned" is the search of plan_wide_faces (at 256^3 not built: item 25).
-local csv = arg and arg[1] or "docs/data/scaling-h200x4.csv"
+-- "planned" is the search of plan_wide_faces (at 256^3 built, and measured
+-- slower than the one-wave plan: the faces' copies need about 45 us, item 25).
+local csv = arg and arg[1] or "docs/data/scaling-h200x4-5d9ef58.csv"
 local K, slots = 3, 132
 local function ceil(a, b) return (a + b - 1) // b end
 
