@@ -8,8 +8,10 @@
 -- the search of cuda/kernels_tplane.cuh, plan_wide_faces. Iterations
 -- become ms a step through the one-GPU step of a scaling CSV (its plan's
 -- iterations over its time).
---   cardiac scripts/tplane_schedule.lua [CSV]   (default docs/data/scaling-h200x4-5d9ef58.csv,
---   the one-GPU steps the item's predictions used)
+--   cardiac scripts/tplane_schedule.lua [CSV [MARGIN]]   (CSV: default
+--   docs/data/scaling-h200x4-5d9ef58.csv, the one-GPU steps the item's
+--   predictions used; MARGIN: the iterations by which the planned faces must
+--   be done before the launch's end, instead of a sixth of the launch)
 -- Tiles of 64 x 64 cells (58 x 58 computed with the halo) at 512^3 and
 -- 1024^3, 256 x 16 at 256^3; one block an SM, 132 SMs, K = 3: the H200's and
 -- H100's tplane launch. "as built" is the wave count of c1ffa7d at 512^3 and
@@ -17,6 +19,12 @@
 -- "planned" is the search of plan_wide_faces (at 256^3 built, and measured
 -- slower than the one-wave plan: the faces' copies need about 45 us, item 25).
 local csv = arg and arg[1] or "docs/data/scaling-h200x4-5d9ef58.csv"
+local margin = arg and arg[2] and math.tointeger(tonumber(arg[2]))
+if arg and arg[2] and not (margin and margin >= 0) then
+  error(("tplane_schedule.lua: MARGIN must be a whole number of iterations, not '%s'"):format(arg[2]), 0)
+end
+-- whether faces done at f are in time in a launch ending at e
+local function in_time(f, e) return f <= e - (margin or e // 6) end
 local K, slots = 3, 132
 local function ceil(a, b) return (a + b - 1) // b end
 
@@ -79,9 +87,9 @@ local function faces_planned(nz, tiles, nf)
       local zc = L > 0 and ceil(L, ch) or 1
       if L > 0 and ceil(L, zc) == ch then
         local e, f = schedule(faces_rows(nf, fw, nz, zc), tiles)
-        local ok, bok = f <= e - e // 6, best and bface <= best - best // 6
+        local ok, bok = in_time(f, e), best and in_time(bface, best)
         if not best or (ok and not bok) or (ok == bok and (e < best or (e == best and f < bface))) then
-          best, bface, plan = e, f, ("faces %d planes, chunks of %d"):format(fw, zc)
+          best, bface, plan = e, f, ("faces %d planes, chunks of %d: %d iterations, faces at %d"):format(fw, zc, e, f)
         end
       end
     end
