@@ -9,7 +9,10 @@
 -- (tplane's tiles 64 cells wide with an x halo, docs/gpu-notebook.md item 20);
 -- "broad": no hole, 512 x 512 cells a plane (81 such tiles: under mpirun with
 -- the copy engines the face chunks fill the GPU's first wave, whose plan
--- chooses their width, cuda/kernels_tplane.cuh plan_wide_faces).
+-- chooses their width, cuda/kernels_tplane.cuh plan_wide_faces); "deep": no
+-- hole, 30 planes, so that on 4 ranks of z slabs the middle ranks too are
+-- thick enough (7 or 8 planes) to compute their two faces first in one wave
+-- of blocks (cuda/kernels_tplane.cuh plan_chunks).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
@@ -17,8 +20,8 @@ local order = phase and 2 or tonumber(arg[5] or "2")
 local layout = arg[6] ~= "auto" and arg[6] or nil
 local blocks                     -- LAYOUT "blocks": blockDS, blocks of 3 cells per axis
 if layout == "blocks" then blocks, layout = 3, nil end
-local wide, broad = arg[7] == "wide", arg[7] == "broad"
-local full = arg[7] == "full" or wide or broad
+local wide, broad, deep = arg[7] == "wide", arg[7] == "broad", arg[7] == "deep"
+local full = arg[7] == "full" or wide or broad or deep
 cardiac.quiet = true
 local decomp
 if split ~= "auto" then
@@ -27,7 +30,8 @@ if split ~= "auto" then
 end
 -- sizes that no split divides evenly; a hole and a stimulus that cross the
 -- rank borders; a probe line across all of them
-local n = dim == 3 and (wide and {290, 66, 21} or broad and {512, 512, 24} or {23, 18, 21}) or {61, 47}
+local n = dim == 3 and (wide and {290, 66, 21} or broad and {512, 512, 24} or deep and {23, 18, 30} or {23, 18, 21})
+          or {61, 47}
 local centre = dim == 3 and {2.9, 2.2, 2.6} or {7.6, 5.9}
 local mesh
 if phase then

@@ -93,8 +93,11 @@ if [ "$backend" = cuda ]; then
   # planes of 512 x 512 on z slabs: 81 tiles, whose face chunks fill a GPU's
   # first wave (their width planned by a model of the block scheduler)
   run 0 3 auto 2 auto broad; run 2 3 auto 2 auto broad; run 4 3 auto 2 auto broad
+  # 30 planes on z slabs: on 4 ranks the middle ranks (7 and 8 planes) also
+  # compute both their faces first, in one wave of blocks
+  run 0 3 auto 2 auto deep; run 2 3 auto 2 auto deep; run 4 3 auto 2 auto deep
   for f in "$dir"/np[024]-3-*-o2-autofull.h5.log "$dir"/np[024]-3-*-o2-autowide.h5.log \
-           "$dir"/np[024]-3-*-o2-autobroad.h5.log; do
+           "$dir"/np[024]-3-*-o2-autobroad.h5.log "$dir"/np[024]-3-*-o2-autodeep.h5.log; do
     grep -q "layout tplane 3" "$f" || { echo "FAIL the default layout of a full box is not tplane with K = 3: $f"; status=1; }
   done
 fi
