@@ -55,7 +55,7 @@ struct peer_exchange {
     } to[2];
     bool from[2] = {};                              // a rank sends into this rank's recv[d]
     unsigned *counters = nullptr;                   // device: [d] = arrivals into recv[d] (from nbr[axis][1 - d]),
-    unsigned *stamp = nullptr;                      //   then [2 + d] = the number copied to nbr[axis][d]
+                                                    //   [2] a word to try the memory operations on
     unsigned seq = 0;                               // exchanges so far (the same on every rank)
     mem_op_fn wait = nullptr, write = nullptr;
 };
@@ -123,8 +123,7 @@ static bool prepare(peer_exchange *x, sim *s, const store_map &m, int nfields, v
         snprintf(why, whylen, "no device memory for the counters");
         return false;
     }
-    x->stamp = x->counters + 2;
-    if (!driver_ops(x, x->stamp)) { snprintf(why, whylen, "no stream memory operations"); return false; }
+    if (!driver_ops(x, x->counters + 2)) { snprintf(why, whylen, "no stream memory operations"); return false; }
     for (int q = 0; q < nfields; q++) {
         x->mine[0][q] = a[q];
         x->mine[1][q] = b[q];
@@ -240,10 +239,13 @@ void peer_exchange_send(peer_exchange *x, sim *s, void *const *fields, int n, cu
             if (cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, st) != cudaSuccess)
                 sim_fail(s, "halo exchange: copying a face to rank %d failed", nb.rank);
         }
-        // the arrival, after the faces in stream order: the number, copied
-        // into the neighbour's counter by the same copy engine
-        if (x->write((CUstream)st, (CUdeviceptr)(x->stamp + d), x->seq, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS ||
-            cudaMemcpyAsync(nb.counters + d, x->stamp + d, sizeof(unsigned), cudaMemcpyDefault, st) != cudaSuccess)
+        // the arrival, after the faces in stream order: the number written
+        // into the neighbour's counter. Without the NO_MEMORY_BARRIER flag
+        // the write is fenced: the faces' bytes are visible before it. (One
+        // operation, where the count used to be written here and then copied
+        // there, 4 bytes through the copy engine: about 2 us shorter a face,
+        // docs/gpu-notebook.md item 25.)
+        if (x->write((CUstream)st, (CUdeviceptr)(nb.counters + d), x->seq, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
             sim_fail(s, "halo exchange: signalling rank %d failed", nb.rank);
     }
 }
