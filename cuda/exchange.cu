@@ -117,8 +117,17 @@ static bool start_nccl(gpu_exchange *x, sim *s, const store_map &m, int nfields)
 gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, void *const *a, void *const *b, char *err,
                                   size_t errlen)
 {
-    gpu_exchange *x = new gpu_exchange();
+    // a misspelt way is an error, not the default taken in silence; every
+    // rank decides together (the environment may differ between ranks)
     const char *want = getenv("CARDIAC_EXCHANGE");
+    int bad = want && strcmp(want, "peer") && strcmp(want, "nccl") && strcmp(want, "host");
+    par_max_ints(&bad, 1);
+    if (bad) {
+        if (want) snprintf(err, errlen, "CARDIAC_EXCHANGE=%s: unknown halo exchange (peer, nccl or host)", want);
+        else snprintf(err, errlen, "CARDIAC_EXCHANGE: an unknown halo exchange on another rank (peer, nccl or host)");
+        return nullptr;
+    }
+    gpu_exchange *x = new gpu_exchange();
     char why[96] = "";
     if (!want || !strcmp(want, "peer")) x->peer = peer_exchange_create(s, m, nfields, a, b, want != nullptr, why, sizeof why);
     if (x->peer) snprintf(x->name, sizeof x->name, "copy engines through CUDA IPC, device to device");
@@ -133,7 +142,6 @@ gpu_exchange *gpu_exchange_create(sim *s, const store_map &m, int nfields, void 
     if (par_rank() == 0)
         fprintf(stderr, "cardiac: %d ranks, %s; halo exchange: %s\n", par_size(),
                 shared ? "more ranks than GPUs on a node, so some ranks share a GPU" : "one GPU each", x->name);
-    (void)err; (void)errlen;
     return x;
 }
 

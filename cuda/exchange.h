@@ -6,7 +6,7 @@
 // GPUs' memories (NVLink or the network; libnccl.so.2 loaded with dlopen, so
 // the program runs without it); else host-staged copies through pinned
 // buffers and MPI (core/parallel/halo.c). CARDIAC_EXCHANGE=peer, nccl or
-// host asks for one.
+// host asks for one; any other value is an error at the simulation's creation.
 #ifndef CARDIAC_CUDA_EXCHANGE_H
 #define CARDIAC_CUDA_EXCHANGE_H
 #include <cuda_runtime.h>

@@ -152,6 +152,15 @@ if [ "$backend" = cuda ]; then
   else
     echo "FAIL layout = \"block\" with blocks under mpirun -np 2:"; echo "$out"; status=1
   fi
+  # a misspelt halo exchange stops the simulation's creation with its name
+  out=$(CARDIAC_EXCHANGE=pear timeout 60 mpirun -np 2 "$bin" -e 'local s = cardiac.simulation{mesh = cardiac.mesh{
+    n = {8, 8, 8}, dx = 0.25}, model = "karma", backend = "cuda"} print("created")' 2>&1); rc=$?
+  if [ $rc != 0 ] && [ $rc != 124 ] && echo "$out" | grep -q 'CARDIAC_EXCHANGE=pear: unknown halo exchange' &&
+     ! echo "$out" | grep -q '^created'; then
+    echo "ok   CARDIAC_EXCHANGE=pear: an error naming it at the simulation's creation (exit $rc)"
+  else
+    echo "FAIL CARDIAC_EXCHANGE=pear: exit $rc"; echo "$out"; status=1
+  fi
 fi
 # a job's split is the one mesh:decompose plans (tests/decomp_plan.lua):
 # tissue in the first 8 of 30 planes, so that equal tissue and equal sizes
