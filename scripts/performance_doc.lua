@@ -82,8 +82,12 @@ local scalings = {
    .. "against main's 0.0345, alternately). Goals (issue 36): 1024^3 under 20 s, met (17.1 s); 256^3 at 85% on 2 "
    .. "GPUs, met (86%); 512^3 at 85% or more and under 2.5 s on 4 GPUs, met (88%, 2.40 s); 256^3 at 70% on 4 GPUs, "
    .. "not met (63%). The exchange column is the step against the same run with the exchange switched off, "
-   .. "which also plans the launch without face chunks. Why 256^3 on 4 GPUs falls short: docs/mpi.md, "
-   .. "\"Measured on four H200s\":"},
+   .. "which also plans the launch without face chunks. Main since (commit e81295f: the count written straight "
+   .. "into the neighbour's counter; the same kind of machine, 2026-11-26, `mpirun -np P cardiac "
+   .. "protocols/scaling.lua CSV cuda strong256,strong512,strong1024` alternately with cd9d9d6's build): 256^3 on "
+   .. "4 GPUs 0.0238 and 0.0236 ms a step against 0.0240 twice (64%); 512^3 0.1201, 1024^3 0.8567 on 4 GPUs and "
+   .. "256^3 0.0345 on 2, as cd9d9d6. Why 256^3 on 4 GPUs falls short: docs/mpi.md, "
+   .. "\"Measured on four H200s\", and docs/gpu-notebook.md item 25:"},
   {"docs/data/scaling-h200x4-5d9ef58.csv", "The same kind of machine the same day, the build before (commit 5d9ef58, "
    .. "`sh scripts/scaling.sh build/cardiac CSV strong256,strong512,strong1024,weak512`), whose 512^3 and 1024^3 "
    .. "rows ran the edges first:"},
