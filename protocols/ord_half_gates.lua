@@ -51,6 +51,18 @@ for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
   if st.mixed_float then gates[#gates + 1] = st.name end   -- the 28 gates (docs/models.md)
 end
 
+local list = {}   -- which = a list of gates: checked before any run
+if which ~= "each" and which ~= "all" and which ~= "fast" then
+  local is_gate = {}
+  for _, g in ipairs(gates) do is_gate[g] = true end
+  for g in which:gmatch("[^,]+") do
+    if not is_gate[g] then
+      error(("ord_half_gates.lua: '%s' is not one of ORd's 28 gates (each, all, fast or a list of gates)"):format(g), 0)
+    end
+    list[#list + 1] = g
+  end
+end
+
 local cable = require("ord_cable").new{cells = N, t = T, cell = cell, bcl = bcl}
 -- the hook: the gates rounded after every step (complement: those above 0.5
 -- at the start stored as 1 - x)
@@ -81,7 +93,5 @@ elseif which == "fast" then
   for _, g in ipairs(gates) do if not slow[g] then fast[#fast + 1] = g end end
   compare(#fast .. " fast gates in half", fast)
 else
-  local list = {}
-  for g in which:gmatch("[^,]+") do list[#list + 1] = g end
   compare(#list .. " gates in half", list)
 end

@@ -36,6 +36,12 @@ if not states then
   for s in which:gmatch("[^,]+") do states[#states + 1] = s end
 end
 
+local known = {}
+for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do known[st.name] = true end
+for _, s in ipairs(states) do
+  if not known[s] then error(("ord_multirate.lua: ORd has no state '%s' (set: gates, ions, slow or a list)"):format(s), 0) end
+end
+
 local cable = require("ord_cable").new{cells = N, t = T, cell = cell, bcl = bcl}
 -- the hook: before each step the slow states' values are kept; after it they
 -- are put back, except every m-th step, when they take m times the change
