@@ -134,6 +134,22 @@ void check_measured()
         CHECK(g.fw == 85 && g.zc == 86 && rows == 3, "512^3 on 2 ranks (faces %d): faces of %d, %d rows of %d", faces,
               g.fw, rows - g.nf, g.zc);
     }
+    // 1024^3 (324 tiles of 64 x 64): faces of 3 planes; on 2 ranks two rows
+    // of main chunks of 255, on a middle rank of 4 two rows of 125, 700
+    // iterations with the faces done at 45 (scripts/tplane_schedule.lua's
+    // model prints the same plans, tests/tplane_schedule.lua)
+    for (int faces = 1; faces <= 2; faces++) {
+        shape half = {324, 132, 512, 3, faces, 3};
+        rows = plan(half, g);
+        CHECK(g.fw == 3 && g.zc == 255 && rows == 3, "1024^3 on 2 ranks (faces %d): faces of %d, %d rows of %d",
+              faces, g.fw, rows - g.nf, g.zc);
+    }
+    shape mid1024 = {324, 132, 256, 3, 3, 3};
+    rows = plan(mid1024, g);
+    end = schedule_of(g, rows, mid1024, &face_end);
+    CHECK(g.fw == 3 && g.zc == 125 && rows == 4 && end == 700 && face_end == 45,
+          "1024^3, a middle rank of 4: faces of %d, %d rows of %d, %ld iterations, faces at %ld", g.fw, rows - 2, g.zc,
+          end, face_end);
     // 512^3, a middle rank of 4: faces of 34, four rows of 15, 103 iterations
     // with the faces done at 80 (a sixth of the launch before its end)
     shape mid512 = {81, 132, 128, 3, 3, 3};
