@@ -127,37 +127,34 @@ void check_measured()
     rows = plan(middle, g);
     long end = schedule_of(g, rows, middle, &face_end);
     CHECK(end == 22 && face_end == 9, "256^3, a middle rank of 4: %ld iterations, faces at %ld", end, face_end);
-    // 512^3 on 2 ranks: face chunks of 85 planes, two rows of main chunks of 86
-    for (int faces = 1; faces <= 2; faces++) {
-        shape half = {81, 132, 256, 3, faces, 3};
-        rows = plan(half, g);
-        CHECK(g.fw == 85 && g.zc == 86 && rows == 3, "512^3 on 2 ranks (faces %d): faces of %d, %d rows of %d", faces,
-              g.fw, rows - g.nf, g.zc);
+    // 512^3 and 1024^3 (81 and 324 tiles of 64 x 64): on 2 ranks, faces of 85
+    // planes and two rows of main chunks of 86, and faces of 3 and two rows
+    // of 255; on a middle rank of 4, faces of 34 and four rows of 15 (103
+    // iterations, the faces done at 80: a sixth of the launch before its
+    // end), and faces of 3 and two rows of 125 (700, 45). scripts/
+    // tplane_schedule.lua's model prints the same plans (tests/tplane_schedule.lua).
+    struct measured {
+        const char *grid;
+        long tiles;
+        int nz, faces, fw, zc, rows;
+        long end, face_end;   // 0: not pinned
+    };
+    const measured plans[] = {
+        {"512^3 on 2 ranks, low face", 81, 256, 1, 85, 86, 3, 0, 0},
+        {"512^3 on 2 ranks, high face", 81, 256, 2, 85, 86, 3, 0, 0},
+        {"512^3, a middle rank of 4", 81, 128, 3, 34, 15, 6, 103, 80},
+        {"1024^3 on 2 ranks, low face", 324, 512, 1, 3, 255, 3, 0, 0},
+        {"1024^3 on 2 ranks, high face", 324, 512, 2, 3, 255, 3, 0, 0},
+        {"1024^3, a middle rank of 4", 324, 256, 3, 3, 125, 4, 700, 45},
+    };
+    for (const measured &m : plans) {
+        const shape s = {m.tiles, 132, m.nz, 3, m.faces, 3};
+        rows = plan(s, g);
+        const long end = schedule_of(g, rows, s, &face_end);
+        CHECK(g.fw == m.fw && g.zc == m.zc && rows == m.rows && (!m.end || (end == m.end && face_end == m.face_end)),
+              "%s: faces of %d, %d rows of %d, %ld iterations, faces at %ld", m.grid, g.fw, rows - g.nf, g.zc, end,
+              face_end);
     }
-    // 1024^3 (324 tiles of 64 x 64): faces of 3 planes; on 2 ranks two rows
-    // of main chunks of 255, on a middle rank of 4 two rows of 125, 700
-    // iterations with the faces done at 45 (scripts/tplane_schedule.lua's
-    // model prints the same plans, tests/tplane_schedule.lua)
-    for (int faces = 1; faces <= 2; faces++) {
-        shape half = {324, 132, 512, 3, faces, 3};
-        rows = plan(half, g);
-        CHECK(g.fw == 3 && g.zc == 255 && rows == 3, "1024^3 on 2 ranks (faces %d): faces of %d, %d rows of %d",
-              faces, g.fw, rows - g.nf, g.zc);
-    }
-    shape mid1024 = {324, 132, 256, 3, 3, 3};
-    rows = plan(mid1024, g);
-    end = schedule_of(g, rows, mid1024, &face_end);
-    CHECK(g.fw == 3 && g.zc == 125 && rows == 4 && end == 700 && face_end == 45,
-          "1024^3, a middle rank of 4: faces of %d, %d rows of %d, %ld iterations, faces at %ld", g.fw, rows - 2, g.zc,
-          end, face_end);
-    // 512^3, a middle rank of 4: faces of 34, four rows of 15, 103 iterations
-    // with the faces done at 80 (a sixth of the launch before its end)
-    shape mid512 = {81, 132, 128, 3, 3, 3};
-    rows = plan(mid512, g);
-    end = schedule_of(g, rows, mid512, &face_end);
-    CHECK(g.fw == 34 && g.zc == 15 && rows == 6 && end == 103 && face_end == 80,
-          "512^3, a middle rank of 4: faces of %d, %d rows of %d, %ld iterations, faces at %ld", g.fw, rows - 2, g.zc,
-          end, face_end);
 }
 
 } // namespace
