@@ -174,7 +174,7 @@ void split_step(sim *s, launch_ctx &c)
 // k steps (k <= K) of tplane on z slabs whose faces the copy engines
 // exchange: one launch over the owned planes, whose first rows of blocks
 // compute the planes next to the shared faces and count them
-// (kernels_tplane.cuh, plan_chunks and tplane_signal_face); the `sends`
+// (tplane_plan.h, plan_chunks; kernels_tplane.cuh, tplane_signal_face); the `sends`
 // stream copies each face to its neighbour once counted, while the launch
 // computes the rest. No edge launches (whose pipeline takes 7 iterations for
 // a plane at K = 3, before the inner planes could start) and no SM for the

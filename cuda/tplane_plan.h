@@ -75,8 +75,9 @@ inline long schedule_rows(const std::vector<std::pair<int, bool>> &rows, long ti
 // chosen by the schedule above for the earliest end of the launch whose face
 // blocks end at least a sixth of it before, time for the copy engines to
 // send the faces (one after the other on one stream; 512^3 on 4 ranks: 6.3 MB
-// each, 20-40 us each at an assumed 150-300 GB/s, not measured, in a launch
-// of about 370 us).
+// each, in a launch of about 370 us; measured at 256^3, a 1.5 MB face's copy
+// took 12 us and the whole path from count to the neighbour's start about
+// 45 us, docs/gpu-notebook.md item 25).
 // Searched: fw up to 96 planes, up to 32 rows of main chunks. The plan of a
 // shape is kept (a launch of the same shape plans nothing again).
 inline int plan_wide_faces(tplane_geom &g, long tiles, long slots, int K)

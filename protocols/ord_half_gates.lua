@@ -70,7 +70,7 @@ local function rounding(rounded)
   local flip = {}
   return function(sim, k)
     for _, g in ipairs(rounded) do
-      local f = cable:get(sim, g)
+      local f = sim:field(g)
       if k == 0 then flip[g] = mode == "complement" and f[1] > 0.5
       else
         if flip[g] then for i = 1, #f do f[i] = 1 - half(1 - f[i]) end

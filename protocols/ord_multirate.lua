@@ -49,7 +49,7 @@ local function multirate()
   local held = {}
   return function(sim, k)
     for _, s in ipairs(states) do
-      local f = cable:get(sim, s)
+      local f = sim:field(s)
       if k > 0 then
         local h = held[s]
         if k % m == 0 then for i = 1, #f do h[i] = h[i] + m * (f[i] - h[i]) end end

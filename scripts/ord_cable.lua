@@ -38,8 +38,7 @@ function M:run(hook)
   return r
 end
 
--- A state's values along the cable, and setting them back.
-function M:get(sim, name) return sim:field(name) end
+-- A state's values along the cable (f, as sim:field gives them) set back.
 function M:set(sim, name, f)
   local dx = self.dx
   sim:set(name, function(x) return f[math.floor(x / dx) + 1] end)

@@ -85,7 +85,7 @@ local scalings = {
    .. "which also plans the launch without face chunks. Main since (commit e81295f: the count written straight "
    .. "into the neighbour's counter; the same kind of machine, 2026-11-26, `mpirun -np P cardiac "
    .. "protocols/scaling.lua CSV cuda strong256,strong512,strong1024` alternately with cd9d9d6's build): 256^3 on "
-   .. "4 GPUs 0.0238 and 0.0236 ms a step against 0.0240 twice (64%); 512^3 0.1201, 1024^3 0.8567 on 4 GPUs and "
+   .. "4 GPUs 0.0238 and 0.0236 ms a step against 0.0240 twice (63%); 512^3 0.1201, 1024^3 0.8567 on 4 GPUs and "
    .. "256^3 0.0345 on 2, as cd9d9d6. Why 256^3 on 4 GPUs falls short: docs/mpi.md, "
    .. "\"Measured on four H200s\", and docs/gpu-notebook.md item 25:"},
   {"docs/data/scaling-h200x4-5d9ef58.csv", "The same kind of machine the same day, the build before (commit 5d9ef58, "

@@ -5,7 +5,7 @@
 -- item compares on a rank of P along z: no faces (the exchange off), the
 -- edges first (launches of their own before the inner planes), faces first
 -- as built before commit 46febf0 and faces first with the width planned by
--- the search of cuda/kernels_tplane.cuh, plan_wide_faces. Iterations
+-- the search of cuda/tplane_plan.h, plan_wide_faces. Iterations
 -- become ms a step through the one-GPU step of a scaling CSV (its plan's
 -- iterations over its time).
 --   cardiac scripts/tplane_schedule.lua [CSV [MARGIN]]   (CSV: default

@@ -9,10 +9,10 @@
 -- (tplane's tiles 64 cells wide with an x halo, docs/gpu-notebook.md item 20);
 -- "broad": no hole, 512 x 512 cells a plane (81 such tiles: under mpirun with
 -- the copy engines the face chunks fill the GPU's first wave, whose plan
--- chooses their width, cuda/kernels_tplane.cuh plan_wide_faces); "deep": no
+-- chooses their width, cuda/tplane_plan.h plan_wide_faces); "deep": no
 -- hole, 30 planes, so that on 4 ranks of z slabs the middle ranks too are
 -- thick enough (7 or 8 planes) to compute their two faces first in one wave
--- of blocks (cuda/kernels_tplane.cuh plan_chunks).
+-- of blocks (cuda/tplane_plan.h plan_chunks).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path   -- require "phase"
 local out, dim, split, backend = arg[1], tonumber(arg[2]), arg[3], arg[4] or "cpu"
 local phase = arg[5] == "phase"
