@@ -16,4 +16,13 @@ __device__ __forceinline__ size_t stored_index(const store_map &m, size_t c)
     return tower_index(m.tower, i, j, k, m.n[2]);
 }
 
+// Values per state array of layout m: the stored cells, with a tower's x-halo
+// copies and the cells of stored blockDS blocks that lie past the box's end.
+__host__ __device__ __forceinline__ size_t stored_values(const store_map &m)
+{
+    if (m.layout == LAYOUT_BLOCK) return m.blocks.nactive * m.blocks.bvol;
+    if (m.layout == LAYOUT_TOWER) return m.tower.total;
+    return (size_t)m.n[0] * m.n[1] * m.n[2];
+}
+
 #endif

@@ -31,7 +31,8 @@ enum {
 extern const char *const track_field_names[TRACK_NFIELDS];
 extern const char *const track_field_units[TRACK_NFIELDS];
 
-/* Per-cell arrays, row-major over the cells a rank stores. Times are ms after
+/* Per-cell arrays: row-major over the rank's cells in the CPU half, in the
+ * backend's storage order in the GPU half (activation_cu.cu). Times are ms after
  * the tracker's origin (float holds them to ~1e-3 ms over 10 s); NaN until
  * the event was seen. */
 typedef struct track_arrays {

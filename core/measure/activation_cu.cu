@@ -1,8 +1,16 @@
 // Activation maps on the GPU (the GPU half of core/measure/activation.c): a
-// tracker's arrays in GPU memory, row-major over the rank's cells, and one
-// thread per cell applying the shared per-cell rule of activation.h to V
-// read where the backend's layout stores it. Cells of blockDS blocks that are
-// not stored hold no tissue and keep their starting state.
+// tracker's arrays in GPU memory, one value per stored value of the state
+// (in the backend's storage order, cuda/store_index.cuh), and one thread per
+// stored value applying the shared per-cell rule of activation.h to V there.
+// A sample thus reads V and the arrays at consecutive addresses, with no
+// index arithmetic: blockDS's map from a row-major cell to its storage
+// costs 64-bit divisions, and with the arrays row-major over the heart's box
+// (24.3 M cells, 6.8 M stored) a sample every step took 0.24 ms of a 1.16 ms
+// ORd step (docs/gpu-notebook.md, item 29). Stored values that are no
+// tissue cell (a tower's x-halo copies, the rest of a stored block) are
+// sampled too and never read; reading a map gathers it to row-major, cells of
+// blocks not stored reading as nothing seen.
+#include <cmath>
 #include <cstring>
 #include <vector>
 #include "cuda_check.h"
@@ -13,22 +21,31 @@
 
 static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
 
+// Starts the stored values [0, n), or (ranged) those of row-major cells [c0, n).
 template <class T>
-__global__ void k_track_start(store_map m, const T *v, track_arrays a, size_t c0, size_t n, float rest)
+__global__ void k_track_start(store_map m, const T *v, track_arrays a, size_t c0, size_t n, bool ranged)
 {
     size_t c = c0 + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
-    const size_t q = stored_index(m, c);
-    track_start(a, c, q == (size_t)-1 ? rest : (float)v[q]);
+    const size_t q = ranged ? stored_index(m, c) : c;
+    if (q != (size_t)-1) track_start(a, q, (float)v[q]);
 }
 
 template <class T>
-__global__ void k_track(store_map m, const T *v, track_arrays a, size_t n, float tp, float t, float thr, float frac)
+__global__ void k_track(const T *v, track_arrays a, size_t n, float tp, float t, float thr, float frac)
+{
+    size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (q < n) track_cell(a, q, (float)v[q], tp, t, thr, frac);
+}
+
+// Map `field` (TRACK_*) of row-major cells [0, n) into dst.
+__global__ void k_track_gather(store_map m, track_arrays a, int field, size_t n, float *dst)
 {
     size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
     const size_t q = stored_index(m, c);
-    if (q != (size_t)-1) track_cell(a, c, (float)v[q], tp, t, thr, frac);
+    if (field == TRACK_COUNT) dst[c] = q == (size_t)-1 ? 0.0f : (float)a.count[q];
+    else dst[c] = q == (size_t)-1 ? NAN : a.time[field][q];
 }
 
 extern "C" void track_release_cu(tracker *t)
@@ -42,7 +59,8 @@ extern "C" void track_release_cu(tracker *t)
 
 extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0, size_t c1)
 {
-    const size_t n = v->ncells;
+    const store_map &m = *(const store_map *)v->store;
+    const size_t n = stored_values(m);
     track_arrays &a = t->a;
     if (!a.prev) {
         t->device = 1;
@@ -60,23 +78,24 @@ extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0
             return -1;
         }
     }
-    // cells not stored are never sampled: their starting V is irrelevant
-    const store_map &m = *(const store_map *)v->store;
-    cudaStream_t st = (cudaStream_t)v->stream;
     if (c1 <= c0) return 0;
-    if (v->fp64[t->var]) k_track_start<<<blocks_for(c1 - c0), 256, 0, st>>>(m, (const double *)v->var[t->var], a, c0, c1, 0.0f);
-    else k_track_start<<<blocks_for(c1 - c0), 256, 0, st>>>(m, (const float *)v->var[t->var], a, c0, c1, 0.0f);
+    // all of the rank's cells: every stored value, whatever cell it holds
+    const bool ranged = c0 > 0 || c1 < v->ncells;
+    const size_t from = ranged ? c0 : 0, to = ranged ? c1 : n;
+    cudaStream_t st = (cudaStream_t)v->stream;
+    const unsigned nb = blocks_for(to - from);
+    if (v->fp64[t->var]) k_track_start<<<nb, 256, 0, st>>>(m, (const double *)v->var[t->var], a, from, to, ranged);
+    else k_track_start<<<nb, 256, 0, st>>>(m, (const float *)v->var[t->var], a, from, to, ranged);
     return CU(s, cudaGetLastError()) ? 0 : -1;
 }
 
 extern "C" void track_sample_cu(sim *s, const state_view *v, tracker *t, float tp, float tnow)
 {
-    const size_t n = v->ncells;
-    const store_map &m = *(const store_map *)v->store;
+    const size_t n = stored_values(*(const store_map *)v->store);
     cudaStream_t st = (cudaStream_t)v->stream;
     const float thr = t->threshold, frac = t->fraction;
-    if (v->fp64[t->var]) k_track<<<blocks_for(n), 256, 0, st>>>(m, (const double *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
-    else k_track<<<blocks_for(n), 256, 0, st>>>(m, (const float *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
+    if (v->fp64[t->var]) k_track<<<blocks_for(n), 256, 0, st>>>((const double *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
+    else k_track<<<blocks_for(n), 256, 0, st>>>((const float *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
     CU(s, cudaGetLastError());
 }
 
@@ -84,13 +103,11 @@ extern "C" void track_read_cu(sim *s, const state_view *v, tracker *t, int field
 {
     const size_t n = v->ncells;
     cudaStream_t st = (cudaStream_t)v->stream;
-    if (field != TRACK_COUNT) {
-        CU(s, cudaMemcpyAsync(dst, t->a.time[field], n * sizeof(float), cudaMemcpyDeviceToHost, st));
-        CU(s, cudaStreamSynchronize(st));
-        return;
-    }
-    std::vector<int> count(n);
-    CU(s, cudaMemcpyAsync(count.data(), t->a.count, n * sizeof(int), cudaMemcpyDeviceToHost, st));
+    float *d = nullptr;
+    if (!CU(s, cudaMallocAsync(&d, n * sizeof(float), st))) return;
+    k_track_gather<<<blocks_for(n), 256, 0, st>>>(*(const store_map *)v->store, t->a, field, n, d);
+    CU(s, cudaGetLastError());
+    CU(s, cudaMemcpyAsync(dst, d, n * sizeof(float), cudaMemcpyDeviceToHost, st));
+    CU(s, cudaFreeAsync(d, st));
     CU(s, cudaStreamSynchronize(st));
-    for (size_t c = 0; c < n; c++) dst[c] = (float)count[c];
 }
