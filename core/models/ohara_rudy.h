@@ -34,12 +34,12 @@
 #include "ohara_rudy_consts.h"
 
 /* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves */
-CARDIAC_HD greal R(ord_boltz)(greal v, greal vh, greal k) { return 1 / (1 + cardiac_exp((v + vh) / k)); }
+CARDIAC_HD greal R(ord_boltz)(greal v, greal vh, greal k) { return 1 / (1 + cardiac_exp((v + vh) * (1 / k))); }
 
 /* a exp((v + b) / c) + d exp((v + e) / f): the rate sums of its time constants */
 CARDIAC_HD greal R(ord_rates)(greal v, greal a, greal b, greal c, greal d, greal e, greal f)
 {
-    return a * cardiac_exp((v + b) / c) + d * cardiac_exp((v + e) / f);
+    return a * cardiac_exp((v + b) * (1 / c)) + d * cardiac_exp((v + e) * (1 / f));
 }
 
 /* x / (e^x - 1), finite at x = 0 (the GHK flux's removable singularity) */
@@ -124,8 +124,8 @@ CARDIAC_HD real R(ord_inal)(real *y, real v, greal tm, real ena, real fp, real d
 CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
 {
     const greal gv = v, c1 = 1.2089, c2 = 3.5, scale = 1.0515;
-    const greal ta = scale / (1 / (c1 * (1 + cardiac_exp((gv - (greal)18.4099) / (greal)-29.3814))) +
-                              c2 / (1 + cardiac_exp((gv + 100) / (greal)29.3814)));
+    const greal ta = scale / (1 / (c1 * (1 + cardiac_exp((gv - (greal)18.4099) * ((greal)1 / (greal)-29.3814)))) +
+                              c2 / (1 + cardiac_exp((gv + 100) * ((greal)1 / (greal)29.3814))));
     y[ORD_A] = R(rush_larsen_gate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ta, dt);
     y[ORD_AP] = R(rush_larsen_gate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ta, dt);
     const greal iss = R(ord_boltz)(gv, 43.94, 5.711);
@@ -246,10 +246,10 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const real kca = 3.8e-5, z = cardiac_pow(cai * (1 / kca), (real)1.4), ksca = 1 + (real)0.6 * z / (z + 1);
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
-    const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) / ((greal)1.5692 * gko + (greal)3.8115)));
+    const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) * (1 / ((greal)1.5692 * gko + (greal)3.8115))));
     const greal txk1 = (greal)122.2 / R(ord_rates)(gv, 1, 127.2, -20.36, 1, 236.8, 69.33);
     y[ORD_XK1] = R(rush_larsen_gate)(y[ORD_XK1], xk1ss, txk1, dt);
-    const real rk1 = 1 / (1 + cardiac_exp((gv + (greal)105.8 - (greal)2.6 * gko) / (greal)9.493));
+    const real rk1 = 1 / (1 + cardiac_exp((gv + (greal)105.8 - (greal)2.6 * gko) * ((greal)1 / (greal)9.493)));
     const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
     return ikr + iks + ik1;
 }
@@ -318,9 +318,9 @@ CARDIAC_HD real R(ord_inak)(real vfrt, real nai, real ki, int type, const real *
     /* divisions by constants written as products with their (folded) reciprocals */
     const real P = ep / (1 + hh / khp + nai * (1 / knap) + ki * (1 / kxkur));
     /* nai / knai and nao / knao, knai = knai0 e^{delta V F/3RT}: factors of V alone */
-    const real ni = nai * (1 / knai0) * (real)cardiac_exp((greal)(-delta * vfrt / 3));
-    const real no = nao * (1 / knao0) * (real)cardiac_exp((greal)(-(1 - delta) * vfrt / 3));
-    const real ki_ = ki * (1 / kki), ko_ = ko / kko;
+    const real ni = nai * (1 / knai0) * (real)cardiac_exp((greal)(vfrt * (-delta / 3)));
+    const real no = nao * (1 / knao0) * (real)cardiac_exp((greal)(vfrt * (-(1 - delta) / 3)));
+    const real ki_ = ki * (1 / kki), ko_ = ko * (1 / kko);
     const real di = (1 + ni) * (1 + ni) * (1 + ni) + (1 + ki_) * (1 + ki_) - 1;
     const real dout = (1 + no) * (1 + no) * (1 + no) + (1 + ko_) * (1 + ko_) - 1;
     const real r = 1 / (di * dout), idi = dout * r, idout = di * r;   /* 1/di, 1/dout */
