@@ -50,9 +50,15 @@ typedef struct track_arrays {
  * rest being the lowest V before the upstroke (frac = 0.9: APD90). */
 CARDIAC_HD void track_cell(track_arrays a, size_t c, float v, float tp, float t, float thr, float frac)
 {
-    const float p = a.prev[c];
+    /* Everything a sample may need is read before its first store: a read
+     * cannot be moved past a store to another array that might alias it, so
+     * reads behind stores would wait for each other one round trip at a time
+     * (on the GPU a sample of double V took 7x a float one that way,
+     * docs/gpu-notebook.md item 29). */
+    const float p = a.prev[c], vmin = a.vmin[c], peak = a.peak[c];
+    const int in_ap = a.in_ap[c];
     a.prev[c] = v;
-    if (!a.in_ap[c]) {
+    if (!in_ap) {
         if (p < thr && v >= thr) {
             const float ta = tp + (thr - p) / (v - p) * (t - tp);
             if (a.count[c] == 0) a.time[TRACK_FIRST][c] = ta;
@@ -61,13 +67,14 @@ CARDIAC_HD void track_cell(track_arrays a, size_t c, float v, float tp, float t,
             a.count[c] += 1;
             a.peak[c] = v;
             a.in_ap[c] = 1;
-        } else if (v < a.vmin[c]) {
+        } else if (v < vmin) {
             a.vmin[c] = v;
         }
         return;
     }
-    if (v > a.peak[c]) a.peak[c] = v;
-    const float level = a.peak[c] - frac * (a.peak[c] - a.vmin[c]);
+    const float top = v > peak ? v : peak;
+    if (v > peak) a.peak[c] = v;
+    const float level = top - frac * (top - vmin);
     if (p > level && v <= level) {
         const float tr = tp + (p - level) / (p - v) * (t - tp);
         a.time[TRACK_REPOL][c] = tr;
