@@ -24,7 +24,14 @@
 // (stored in float) cannot join them. Records the failure.
 static bool same_precision(sim *s, int a, int b, const char *what)
 {
-    if (sim_var_fp64(s, a) == sim_var_fp64(s, b)) return true;
+    if (var_kind(s, a) == var_kind(s, b)) return true;
+    if (s->half) {
+        const int g = var_kind(s, a) == STORE_F16 ? a : b;
+        sim_fail(s, "%s: state '%s' is stored in half on the GPU in precision 'fp32h' and cannot be combined with "
+                 "float states there; use two states stored in float, precision 'fp32', or the cpu backend",
+                 what, s->m.def->states[g].name);
+        return false;
+    }
     const int g = sim_var_fp64(s, a) ? b : a;
     sim_fail(s, "%s: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be combined with "
              "double states there; use two non-gate states, precision 'fp64', or the cpu backend",
@@ -231,6 +238,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  "cuda/launch.h)", d->name);
         return -1;
     }
+    b.half = s->half;
+    if (s->half && !model_has_half_kernels(d->id)) {
+        snprintf(err, errlen, "precision 'fp32h' for model %s: its kernels are not built (CARDIAC_HALF_MODELS, "
+                 "cuda/launch.h)", d->name);
+        return -1;
+    }
     b.order = s->order;
     // blockDS always keeps flags, and so does a phase field: the kernels take
     // its diffusion on their masked path, also where it leaves no cell out
@@ -313,8 +326,13 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         (e = cudaEventCreate(&cd->t0)) != cudaSuccess || (e = cudaEventCreate(&cd->t1)) != cudaSuccess)
         return fail_init(err, errlen, "creating streams and events", e);
     b.stream = cd->compute;
-    for (int v = 0; v < d->nstate; v++)
+    for (int v = 0; v < d->nstate; v++) {
+        if (!var_esize(s, v)) {   // the second half state of a pair: 2 bytes into its first's words
+            cd->state[v] = (char *)cd->state[half_pair_first(d->half_gates, v)] + 2;
+            continue;
+        }
         if (!dev_alloc(&cd->state[v], var_esize(s, v) * cd->nstore, err, errlen)) return -1;
+    }
     for (int v = 0; v < d->nstate; v++) {
         if (!layout_temporal(cd->layout) && v != d->vindex) { cd->next[v] = cd->state[v]; continue; }
         if (!dev_alloc(&cd->next[v], var_esize(s, v) * cd->nstore, err, errlen)) return -1;
@@ -330,9 +348,9 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     // (the second buffers too: the kernels write the owned cells only, and an
     // ensemble's ranks exchange no ghost layers across members, core/engine/members.h)
     for (int v = 0; v < d->nstate; v++) {   // a float state gets its rest value rounded, as the model's step would
-        fill_field(sim_var_fp64(s, v), cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
+        fill_field(var_kind(s, v), cd->state[v], cd->nstore, s->m.rest[v], cd->compute);
         if (cd->next[v] != cd->state[v])
-            fill_field(sim_var_fp64(s, v), cd->next[v], cd->nstore, s->m.rest[v], cd->compute);
+            fill_field(var_kind(s, v), cd->next[v], cd->nstore, s->m.rest[v], cd->compute);
     }
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail_init(err, errlen, "initialising the state", e);
@@ -347,7 +365,7 @@ static void cuda_free(sim *s)
     cudaDeviceSynchronize();
     for (int v = 0; v < MODEL_MAX_STATE; v++) {
         if (cd->next[v] && cd->next[v] != cd->state[v]) cudaFree(cd->next[v]);
-        cudaFree(cd->state[v]);
+        if (v >= s->m.def->nstate || var_esize(s, v)) cudaFree(cd->state[v]);   // not a pair's second half
         cudaFree(cd->dstage[v]);
         if (cd->hstage[v]) cudaFreeHost(cd->hstage[v]);
     }
@@ -459,7 +477,7 @@ static void cuda_sync(sim *s)
         for (int v = 0; v < s->m.def->nstate; v++) {
             // the first state that is not finite at the cell, through the float scratch field
             float x;
-            export_field(cd->map, sim_var_fp64(s, v), cd->state[v], cd->scratch, (float)s->m.rest[v], cd->compute);
+            export_field(cd->map, var_kind(s, v), cd->state[v], cd->scratch, (float)s->m.rest[v], cd->compute);
             CU(s, cudaMemcpyAsync(&x, cd->scratch + s->bad_cell, sizeof x, cudaMemcpyDeviceToHost, cd->compute));
             CU(s, cudaStreamSynchronize(cd->compute));
             if (!std::isfinite(x)) { s->bad_var = v; break; }
@@ -526,7 +544,7 @@ static void cuda_params_changed(sim *s)
 static void cuda_get_field(sim *s, int var, float *dst)
 {
     cuda_data *cd = data(s);
-    export_field(cd->map, sim_var_fp64(s, var), cd->state[var], cd->scratch, (float)s->m.rest[var], cd->compute);
+    export_field(cd->map, var_kind(s, var), cd->state[var], cd->scratch, (float)s->m.rest[var], cd->compute);
     CU(s, cudaMemcpyAsync(dst, cd->scratch, s->lg.ncells * sizeof(float), cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
 }
@@ -535,22 +553,23 @@ static void cuda_set_field(sim *s, int var, const float *src)
 {
     cuda_data *cd = data(s);
     CU(s, cudaMemcpyAsync(cd->scratch, src, s->lg.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
-    import_field(cd->map, sim_var_fp64(s, var), cd->scratch, cd->state[var], cd->compute);
+    import_field(cd->map, var_kind(s, var), cd->scratch, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
 }
 
 // Native-precision copies (checkpoints) through a temporary device buffer.
 // The host side is in the simulation's precision (cd->esize); a state the
 // GPU stores in float under "mixed" is widened on the way out (exactly) and
-// rounded on the way in (a value the mixed step itself would produce stays).
+// rounded on the way in (a value the mixed step itself would produce stays);
+// a half state of "fp32h" is widened to float, and rounded back, on the device.
 static void cuda_get_state(sim *s, int var, void *dst)
 {
     cuda_data *cd = data(s);
-    const size_t n = s->lg.ncells, bytes = n * var_esize(s, var);
+    const size_t n = s->lg.ncells, bytes = n * (var_kind(s, var) == STORE_F64 ? sizeof(double) : sizeof(float));
     void *tmp = nullptr;
     if (!CU(s, cudaMalloc(&tmp, bytes))) return;
-    export_state(cd->map, sim_var_fp64(s, var), cd->state[var], tmp, s->m.rest[var], cd->compute);
-    std::vector<float> narrow(var_esize(s, var) < cd->esize ? n : 0);
+    export_state(cd->map, var_kind(s, var), cd->state[var], tmp, s->m.rest[var], cd->compute);
+    std::vector<float> narrow(var_kind(s, var) == STORE_F32 && cd->esize == sizeof(double) ? n : 0);
     CU(s, cudaMemcpyAsync(narrow.empty() ? dst : narrow.data(), tmp, bytes, cudaMemcpyDeviceToHost, cd->compute));
     CU(s, cudaStreamSynchronize(cd->compute));
     for (size_t c = 0; c < narrow.size(); c++) ((double *)dst)[c] = narrow[c];
@@ -560,13 +579,13 @@ static void cuda_get_state(sim *s, int var, void *dst)
 static void cuda_set_state(sim *s, int var, const void *src)
 {
     cuda_data *cd = data(s);
-    const size_t n = s->lg.ncells, bytes = n * var_esize(s, var);
+    const size_t n = s->lg.ncells, bytes = n * (var_kind(s, var) == STORE_F64 ? sizeof(double) : sizeof(float));
     void *tmp = nullptr;
     if (!CU(s, cudaMalloc(&tmp, bytes))) return;
-    std::vector<float> narrow(var_esize(s, var) < cd->esize ? n : 0);
+    std::vector<float> narrow(var_kind(s, var) == STORE_F32 && cd->esize == sizeof(double) ? n : 0);
     for (size_t c = 0; c < narrow.size(); c++) narrow[c] = (float)((const double *)src)[c];
     CU(s, cudaMemcpyAsync(tmp, narrow.empty() ? src : narrow.data(), bytes, cudaMemcpyHostToDevice, cd->compute));
-    import_state(cd->map, sim_var_fp64(s, var), tmp, cd->state[var], cd->compute);
+    import_state(cd->map, var_kind(s, var), tmp, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
     cudaFree(tmp);
 }
@@ -595,7 +614,7 @@ static void cuda_view(sim *s, unsigned want, state_view *v)
     v->nstate = s->m.def->nstate;
     for (int k = 0; k < v->nstate; k++) {
         v->var[k] = cd->state[k];
-        v->fp64[k] = (unsigned char)sim_var_fp64(s, k);
+        v->fp64[k] = (unsigned char)var_kind(s, k);
     }
     v->rest = s->m.rest;
     v->ncells = s->lg.ncells;
@@ -619,7 +638,7 @@ static void cuda_snapshot(sim *s, const int *vars, int nvars)
         cd->nstage = q + 1;
     }
     for (int q = 0; q < nvars; q++)
-        export_field(cd->map, sim_var_fp64(s, vars[q]), cd->state[vars[q]], cd->dstage[q], (float)s->m.rest[vars[q]], cd->compute);
+        export_field(cd->map, var_kind(s, vars[q]), cd->state[vars[q]], cd->dstage[q], (float)s->m.rest[vars[q]], cd->compute);
     CU(s, cudaEventRecord(cd->ev_snap, cd->compute));
     CU(s, cudaStreamWaitEvent(cd->copy, cd->ev_snap, 0));
     for (int q = 0; q < nvars; q++)

@@ -68,9 +68,21 @@ struct cuda_data {
 
 
 inline cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
-// Bytes of a stored value of state v: 4 for the float-valued gates of
-// precision "mixed" (sim_var_fp64), else the precision's.
-inline size_t var_esize(const sim *s, int v) { return sim_var_fp64(s, v) ? sizeof(double) : sizeof(float); }
+// How state v is stored (STORE_F32, STORE_F64, STORE_F16; launch.h): double
+// in fp64 but for the float-valued gates of precision "mixed" (sim_var_fp64),
+// half for the gates of precision "fp32h" (sim_var_half), else float.
+inline int var_kind(const sim *s, int v)
+{
+    return sim_var_fp64(s, v) ? STORE_F64 : sim_var_half(s, v) ? STORE_F16 : STORE_F32;
+}
+// Bytes per stored cell that state v's own array takes: a half state that
+// is the second of its pair lives in its first's words (half_pair_first).
+inline size_t var_esize(const sim *s, int v)
+{
+    const int k = var_kind(s, v);
+    if (k == STORE_F16) return half_pair_first(s->m.def->half_gates, v) == v ? 4 : 0;
+    return k == STORE_F64 ? sizeof(double) : sizeof(float);
+}
 // Grid to kernel view: 2D grids run as nx x 1 x ny so that the kernels that
 // march along z march along y (the view's linear index equals the grid's).
 void make_view(const grid *g, int n[3], int axis_of[3]);

@@ -3,6 +3,7 @@
 // the link to the single-source cell models of core/models/.
 #ifndef CARDIAC_CUDA_DEVICE_COMMON_CUH
 #define CARDIAC_CUDA_DEVICE_COMMON_CUH
+#include <cuda_fp16.h>
 #include "launch.h"
 #include "instances.h"
 #include "rng.h"   // counter-based draws for stochastic models (compiled for the device here)
@@ -171,20 +172,61 @@ step_args<M, T> make_args(const launch_ctx &c)
 }
 
 // State v of stored cell c from the arrays p, and back: the states of
-// M::narrow (a mixed model's gates, whose values are floats) are stored in
-// float, the others in T. v is a compile-time constant in the unrolled loops
-// of the kernels, so the test costs nothing.
+// M::narrow are stored narrower than T: in float when T is double (a mixed
+// model's gates, whose values are floats), in IEEE half when T is float (the
+// gates of precision "fp32h", rounded to nearest as they are stored, two to a
+// 32-bit word: half_pair_first, launch.h; both are read through the pair's
+// first pointer, so that the compiler loads the word once); the others in T.
+// v is a compile-time constant in the unrolled loops of the kernels, so the
+// tests cost nothing.
 template <class M, class T>
 __device__ __forceinline__ T load_state(T *const *p, int v, size_t c)
 {
-    if (M::narrow >> v & 1) return (T)((const float *)p[v])[c];
+    if (M::narrow >> v & 1) {
+        if constexpr (sizeof(T) == 8) {
+            return (T)((const float *)p[v])[c];
+        } else {
+            const int f = half_pair_first(M::narrow, v);
+            const __half2 w = ((const __half2 *)p[f])[c];
+            return f == v ? __low2float(w) : __high2float(w);
+        }
+    }
     return p[v][c];
 }
 template <class M, class T>
 __device__ __forceinline__ void store_state(T *const *p, int v, size_t c, T x)
 {
-    if (M::narrow >> v & 1) ((float *)p[v])[c] = (float)x;
-    else p[v][c] = x;
+    if (M::narrow >> v & 1) {
+        if constexpr (sizeof(T) == 8) {
+            ((float *)p[v])[c] = (float)x;
+        } else {
+            const int f = half_pair_first(M::narrow, v);
+            ((__half *)p[f])[2 * c + (f != v)] = __float2half_rn(x);
+        }
+    } else {
+        p[v][c] = x;
+    }
+}
+// The whole state y of stored cell c, as store_state puts each, but a pair of
+// half states as one 32-bit word: their two 16-bit stores were two memory
+// requests (docs/gpu-notebook.md item 31).
+template <class M, class T>
+__device__ __forceinline__ void store_states(T *const *p, size_t c, const T *y)
+{
+#pragma unroll
+    for (int v = 0; v < M::nstate; v++) {
+        if constexpr (sizeof(T) == 4) {
+            if (M::narrow >> v & 1) {
+                if (half_pair_first(M::narrow, v) != v) continue;   // went out with its pair's first
+                const unsigned long long above = M::narrow & ~((2ull << v) - 1);
+                const int s = above ? __ffsll((long long)above) - 1 : v;
+                if (s != v && half_pair_first(M::narrow, s) == v) ((__half2 *)p[v])[c] = __floats2half2_rn(y[v], y[s]);
+                else store_state<M>(p, v, c, y[v]);
+                continue;
+            }
+        }
+        store_state<M>(p, v, c, y[v]);
+    }
 }
 
 template <int NS, class T>
@@ -251,6 +293,18 @@ template <class M> struct mixed_of { using type = void; };
     template <> struct mixed_of<name##_model> { using type = name##_mixed_model; };
 CARDIAC_MIXED_MODELS(CARDIAC_MIXED_TYPE)
 #undef CARDIAC_MIXED_TYPE
+
+// Precision "fp32h": the model's float kernels with the states of
+// CARDIAC_HALF_MODELS (launch.h) stored in half. half_of names that type,
+// void for the others.
+template <class M> struct half_of { using type = void; };
+#define CARDIAC_HALF_TYPE(name, GATES)                                                            \
+    struct name##_half_model : name##_model {                                                     \
+        static constexpr unsigned long long narrow = GATES;                                       \
+    };                                                                                            \
+    template <> struct half_of<name##_model> { using type = name##_half_model; };
+CARDIAC_HALF_MODELS(CARDIAC_HALF_TYPE)
+#undef CARDIAC_HALF_TYPE
 
 // The parameters a kernel passes to its model: the launch's values, or, when
 // FOLD (launch_ctx.fold: the values are the model's defaults), the defaults

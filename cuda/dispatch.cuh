@@ -10,7 +10,8 @@
 //   static void run(const launch_ctx &)
 // which dispatch_model<L_launch, M> calls for model M (see the end of this
 // file). Precision "mixed" (ctx.fp64 and ctx.mixed) runs the model's mixed
-// type (mixed_of, device_common.cuh) in double.
+// type (mixed_of, device_common.cuh) in double, "fp32h" (ctx.half) its half
+// type (half_of) in float.
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include <type_traits>
@@ -64,6 +65,11 @@ void dispatch_model(const launch_ctx &c)
         if constexpr (!std::is_void<MX>::value) {
             static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store float states");
             if (c.fp64 && c.mixed) return dispatch_variant<F, MX, double>(c);
+        }
+        using HX = typename half_of<M>::type;
+        if constexpr (!std::is_void<HX>::value) {
+            static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store half states");
+            if (!c.fp64 && c.half) return dispatch_variant<F, HX, float>(c);
         }
         if (c.fp64) dispatch_variant<F, M, double>(c);
         else dispatch_variant<F, M, float>(c);

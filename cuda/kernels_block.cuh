@@ -130,8 +130,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         block_position(&a.blocks, q, lp, p);
         report_bad(((size_t)p[2] * a.n[1] + p[1]) * a.n[0] + p[0], a.step0 + 1, a.bad);
     }
-#pragma unroll
-    for (int v = 0; v < NS; v++) store_state<M>(a.out, v, q, y[v]);
+    store_states<M>(a.out, q, y);
 }
 
 // Threads per block that let the most threads of kernel k reside on an SM,

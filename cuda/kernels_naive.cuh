@@ -143,8 +143,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         M::step(yz, q[z].diff, q[z].stim, a.dt, p);
         if constexpr (SHARED) asm volatile("" ::: "memory");
         check_finite<NS>(yz, c, a.step0 + 1, a.bad);
-#pragma unroll
-        for (int v = 0; v < NS; v++) store_state<M>(a.out, v, c, yz[v]);
+        store_states<M>(a.out, c, yz);
     }
 }
 

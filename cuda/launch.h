@@ -23,6 +23,17 @@ inline bool model_has_mixed_kernels(model_id m)
 #undef CARDIAC_MIXED_CASE
     return false;
 }
+// The models whose float kernels are also built with some states stored in
+// IEEE half (precision "fp32h", model_def.half_gates), with those states; the
+// backend refuses "fp32h" for any other model.
+#define CARDIAC_HALF_MODELS(X) X(ohara_rudy, ORD_HALF_GATES)
+inline bool model_has_half_kernels(model_id m)
+{
+#define CARDIAC_HALF_CASE(name, gates) if (m == MODEL_ID_##name) return true;
+    CARDIAC_HALF_MODELS(CARDIAC_HALF_CASE)
+#undef CARDIAC_HALF_CASE
+    return false;
+}
 
 // The one-step kernels of the naive and blockDS layouts: the most threads a
 // block takes (their __launch_bounds__; cuda/kernels_naive.cuh,
@@ -53,6 +64,7 @@ struct launch_ctx {
     model_id model;
     int fp64, order, masked;
     int mixed;                        // fp64 with the model's mixed step (precision "mixed")
+    int half;                         // fp32 with the model's half_gates stored in half (precision "fp32h")
     int n[3];                         // view dimensions (x fastest; 2D grids run as nx x 1 x ny)
     void *in[MODEL_MAX_STATE];        // state at time n
     void *out[MODEL_MAX_STATE];       // where the state at n + steps goes (== in for in-place states)
@@ -128,13 +140,40 @@ struct store_map {
     tower_geom tower;
     block_map blocks;    // LAYOUT_BLOCK: cells of blocks not stored have no value
 };
+// How a state array holds its values: float, double (the former fp64 flag, 0
+// and 1) or IEEE half (the gates of precision "fp32h", model_def.half_gates),
+// every other half of 32-bit words (half_pair_first). The functions below that
+// take a `kind` accept all three.
+enum { STORE_F32 = 0, STORE_F64 = 1, STORE_F16 = 2 };
+// Precision "fp32h" stores its half states two to a 32-bit word: the states of
+// `mask` in ascending order, the first with the second, the third with the
+// fourth, ..., a last one alone in a word's low half. The first of a pair owns
+// the words (4 bytes a cell); the second's array starts 2 bytes into them, so
+// every half state is every other half from its own pointer. A kernel loads a
+// pair's word once for both: the heart's kernel waits on its memory requests
+// more than on their bytes, and 15 halves each loaded alone took longer than
+// 15 floats (docs/gpu-notebook.md item 31). Returns the first state of v's pair.
+// Written with bit counts, which the compiler folds where v is a constant (a
+// loop here was left to run in the kernels, and indexed their arrays of state
+// pointers at run time).
+__host__ __device__ inline int half_pair_first(unsigned long long mask, int v)
+{
+    const unsigned long long below = mask & ((1ull << v) - 1);
+#ifdef __CUDA_ARCH__
+    const int k = __popcll(below), last = 63 - __clzll(below);
+#else
+    const int k = __builtin_popcountll(below), last = below ? 63 - __builtin_clzll(below) : v;
+#endif
+    return k % 2 == 0 ? v : last;
+}
 // dst[c] (float, row-major) = src at cell c, for all cells; `absent` for cells not stored.
-void export_field(const store_map &m, int fp64, const void *src, float *dst, float absent, cudaStream_t st);
+void export_field(const store_map &m, int kind, const void *src, float *dst, float absent, cudaStream_t st);
 // dst at cell c = src[c] (cells that are stored); for towers also fills the x-halo copies.
-void import_field(const store_map &m, int fp64, const float *src, void *dst, cudaStream_t st);
-// The same in the state's own precision (fp64: double), row-major, for checkpoints.
-void export_state(const store_map &m, int fp64, const void *src, void *dst, double absent, cudaStream_t st);
-void import_state(const store_map &m, int fp64, const void *src, void *dst, cudaStream_t st);
+void import_field(const store_map &m, int kind, const float *src, void *dst, cudaStream_t st);
+// The same in the simulation's precision (double for STORE_F64, else float),
+// row-major, for checkpoints.
+void export_state(const store_map &m, int kind, const void *src, void *dst, double absent, cudaStream_t st);
+void import_state(const store_map &m, int kind, const void *src, void *dst, cudaStream_t st);
 // Ghost layers (core/parallel/halo.h) between a state array of layout m and a
 // contiguous device buffer, in the face's row-major order: for layouts that
 // do not store the face as strided rows (blockDS under mpirun). Cells not
@@ -143,12 +182,12 @@ void face_pack(const store_map &m, int fp64, const void *src, const halo_face &f
                cudaStream_t st);
 void face_unpack(const store_map &m, int fp64, const void *buf, const halo_face &f, void *dst, cudaStream_t st);
 // dst[q] = src at cells[q] (float), `absent` for cells not stored.
-void gather_cells(const store_map &m, int fp64, const void *src, const size_t *cells, size_t n,
+void gather_cells(const store_map &m, int kind, const void *src, const size_t *cells, size_t n,
                   float *dst, float absent, cudaStream_t st);
 // State array dst (layout m) at row-major cells[q] = value (clamps; cells are stored).
-void set_cells(const store_map &m, int fp64, void *dst, const size_t *cells, size_t n, double value, cudaStream_t st);
+void set_cells(const store_map &m, int kind, void *dst, const size_t *cells, size_t n, double value, cudaStream_t st);
 // dst[0 .. n) = value.
-void fill_field(int fp64, void *dst, size_t n, double value, cudaStream_t st);
+void fill_field(int kind, void *dst, size_t n, double value, cudaStream_t st);
 // istim at cells[q] = 0, or += amp when add (istim is row-major, or blockDS-ordered for LAYOUT_BLOCK).
 void stimulus_scatter(const store_map &m, int fp64, void *istim, const size_t *cells, size_t n, double amp, int add,
                       cudaStream_t st);

@@ -61,11 +61,16 @@ print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s, %s%
   os.clock() - t0))
 
 -- bytes a tissue cell-step must move: every state read and written once;
--- "mixed" stores the gates (mixed_float) in float on the GPU, the other states in double
-local nstate, nfloat = cardiac.model("ohara_rudy").nstate, 0
-for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do if st.mixed_float then nfloat = nfloat + 1 end end
+-- "mixed" stores the gates (mixed_float) in float on the GPU, the other states
+-- in double; "fp32h" 15 gates (half) in 16 bits, the others in float
+local nstate, nfloat, nhalf = cardiac.model("ohara_rudy").nstate, 0, 0
+for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
+  if st.mixed_float then nfloat = nfloat + 1 end
+  if st.half then nhalf = nhalf + 1 end
+end
 local bytes = 2 * (precision == "fp32" and 4 * nstate or precision == "mixed" and backend == "cuda"
-                   and 8 * (nstate - nfloat) + 4 * nfloat or 8 * nstate)
+                   and 8 * (nstate - nfloat) + 4 * nfloat or precision == "fp32h" and backend == "cuda"
+                   and 4 * (nstate - nhalf) + 2 * nhalf or precision == "fp32h" and 4 * nstate or 8 * nstate)
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step
 local case = ("ord_heart %dx%dx%d %s%s%s"):format(n[1], n[2], n[3], precision,
                                                   sim.blocks and (" blocks " .. sim.blocks) or "",

@@ -1,7 +1,8 @@
 -- What the state's precision does to the ORd heart (protocols/ord_heart.lua's
 -- case), and what each precision costs: the same heart, excitation and steps
 -- in fp64 (the reference), "mixed" (fp64 with the gate kinetics in fp32,
--- core/engine/instances.h) and fp32. For each precision, beside the wall time
+-- core/engine/instances.h), fp32 and "fp32h" (fp32 with 15 gates stored in
+-- IEEE half, core/engine/half_round.h). For each precision, beside the wall time
 -- of its run (ms per step), against fp64:
 --  * V at the end: the largest and RMS difference over the tissue;
 --  * activation times (first upstroke through -40 mV): the largest difference
@@ -91,7 +92,7 @@ local function row(precision, wall, vmax, vrms, act, apd)
     apd.both, apd.max, apd.over, apd.only, unrep, backend == "cuda" and cardiac.gpu().name or "cpu")
 end
 row("fp64", wref, 0, 0, compare(tref, tref, ACT_BOUND), compare(aref, aref, APD_BOUND))
-for _, precision in ipairs{"mixed", "fp32"} do
+for _, precision in ipairs{"mixed", "fp32", "fp32h"} do
   local sim, t, apd, wall = run(precision)
   local vmax, vrms = sim:diff(ref)
   row(precision, wall, vmax, vrms, compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))

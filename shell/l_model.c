@@ -103,13 +103,15 @@ static int model_states(lua_State *L)
     const model_def *d = m->def;
     lua_createtable(L, d->nstate, 0);
     for (int i = 0; i < d->nstate; i++) {
-        lua_createtable(L, 0, 5);
+        lua_createtable(L, 0, 7);
         lua_pushstring(L, d->states[i].name); lua_setfield(L, -2, "name");
         lua_pushstring(L, d->states[i].units); lua_setfield(L, -2, "units");
         lua_pushstring(L, d->states[i].desc); lua_setfield(L, -2, "description");
         lua_pushnumber(L, m->rest[i]); lua_setfield(L, -2, "rest");
         /* stored in float by the GPU in precision "mixed" (its value is a float there) */
         lua_pushboolean(L, d->step_mix && (d->mixed_float >> i & 1)); lua_setfield(L, -2, "mixed_float");
+        /* held in IEEE half in precision "fp32h" */
+        lua_pushboolean(L, d->half_gates >> i & 1); lua_setfield(L, -2, "half");
         lua_rawseti(L, -2, i + 1);
     }
     return 1;

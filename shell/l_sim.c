@@ -147,8 +147,9 @@ static int lsim_new(lua_State *L)
     else if (strcmp(cfg.backend, "cpu") && strcmp(cfg.backend, "cuda"))
         cardiac_error(L, "%s: 'backend' must be \"cpu\", \"cuda\" or \"auto\", got \"%s\"", fn, cfg.backend);
     const int precision = args_model_precision(L, 1, fn, m->def);
-    cfg.fp64 = precision != PRECISION_FP32;
+    cfg.fp64 = precision == PRECISION_FP64 || precision == PRECISION_MIXED;
     cfg.mixed = precision == PRECISION_MIXED;
+    cfg.half = precision == PRECISION_FP32H;
     cfg.layout = NULL;
     cfg.tsteps = 0;
     int layout = -1;

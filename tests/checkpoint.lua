@@ -27,6 +27,8 @@ local cases = {
   {name = "Aliev-Panfilov fp32 in blocks of 4", o = {blocks = 4}, half = 1500},
   {name = "O'Hara-Rudy fp64 (41 states)", o = {model = "ohara_rudy", precision = "fp64", dt = 0.01, amp = 80,
     period = 5, mesh = cardiac.mesh{size = {1.2, 0.8}, dx = 0.1}}, half = 600},
+  {name = "O'Hara-Rudy fp32h (15 gates in half) in blocks of 2", o = {model = "ohara_rudy", precision = "fp32h",
+    dt = 0.01, amp = 80, period = 5, blocks = 2, mesh = cardiac.mesh{size = {1.2, 0.8}, dx = 0.1}}, half = 600},
 }
 for _, c in ipairs(cases) do
   local ref = make(c.o)

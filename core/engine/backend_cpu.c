@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "half_round.h"
 #include "halo.h"
 #include "threads.h"
 #include "sim.h"
@@ -16,6 +17,7 @@ static inline void model_step_f32(const sim *s, float *y, float diff, float isti
                                   const float *p)
 {
     s->m.def->step_f32(y, diff, istim, dt, p);
+    if (s->half) round_states_to_half(y, s->m.def->nstate, s->m.def->half_gates);   /* as the GPU stores them */
 }
 static inline void model_step_f64(const sim *s, double *y, double diff, double istim,
                                   double dt, const double *p)
@@ -47,6 +49,15 @@ static void set_value(const cpu_data *cd, void *a, size_t c, double x)
 {
     if (cd->esize == 8) ((double *)a)[c] = x;
     else ((float *)a)[c] = (float)x;
+}
+
+/* A state held in half (precision "fp32h") takes the values the GPU stores:
+ * what is written into it from outside the steps is rounded as they round. */
+static void round_if_half(const sim *s, const cpu_data *cd, int v)
+{
+    if (!sim_var_half(s, v)) return;
+    float *a = cd->var[v];
+    for (size_t q = 0; q < cd->nstore; q++) a[q] = half_round(a[q]);
 }
 
 /* Where row-major cell c is stored; (size_t)-1 for cells of blocks not stored. */
@@ -91,6 +102,7 @@ static int cpu_init(sim *s, char *err, size_t errlen)
         cd->var[v] = malloc(N * cd->esize);
         if (!cd->var[v]) return -1;
         for (size_t c = 0; c < N; c++) set_value(cd, cd->var[v], c, s->m.rest[v]);
+        round_if_half(s, cd, v);
     }
     cd->vnext = malloc(N * cd->esize);
     cd->istim = calloc(N, cd->esize);
@@ -179,6 +191,7 @@ static void cpu_set_field(sim *s, int var, const float *src)
         const size_t q = store_of(cd, c);
         if (q != (size_t)-1) set_value(cd, cd->var[var], q, src[c]);
     }
+    round_if_half(s, cd, var);
 }
 
 /* Native-precision copies (checkpoints): the stored value, or the resting
@@ -200,6 +213,7 @@ static void cpu_set_state(sim *s, int var, const void *src)
         const size_t q = store_of(cd, c);
         if (q != (size_t)-1) memcpy((char *)cd->var[var] + q * cd->esize, (const char *)src + c * cd->esize, cd->esize);
     }
+    round_if_half(s, cd, var);
 }
 
 /* Where the state lives: host arrays, row-major or in blockDS blocks. */

@@ -157,6 +157,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->order = cfg->order;
     s->fp64 = cfg->fp64;
     s->mixed = cfg->mixed;
+    s->half = cfg->half && !cfg->fp64;
     s->tsteps = cfg->tsteps;
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
@@ -397,9 +398,13 @@ void sim_get_field(sim *s, int var, float *dst)
 
 size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(float); }
 
-int sim_precision(const sim *s) { return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : PRECISION_FP32; }
+int sim_precision(const sim *s)
+{
+    return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : s->half ? PRECISION_FP32H : PRECISION_FP32;
+}
 
 int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.def->mixed_float >> v & 1)); }
+int sim_var_half(const sim *s, int v) { return s->half && (s->m.def->half_gates >> v & 1); }
 
 int sim_get_state(sim *s, int var, void *dst)
 {

@@ -114,6 +114,7 @@ struct sim {
     int order;
     int fp64;                   /* state in double precision */
     int mixed;                  /* precision "mixed": fp64, gate kinetics in float (model.h) */
+    int half;                   /* precision "fp32h": fp32, the model's half_gates in IEEE half (model.h) */
     char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
@@ -157,6 +158,7 @@ typedef struct {
     int blocks[3];              /* blockDS block size, {0, 0, 0} = none (row-major state) */
     int fp64;                   /* double-precision state */
     int mixed;                  /* and the model's mixed step (PRECISION_MIXED) */
+    int half;                   /* fp32 with the model's half_gates in half (PRECISION_FP32H) */
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
@@ -269,6 +271,9 @@ int sim_precision(const sim *s);
  * the GPU stores in float without loss. Host copies of the state (sim_get_state)
  * are in double for every state of an fp64 or mixed simulation. */
 int sim_var_fp64(const sim *s, int v);
+/* Whether state v is held in IEEE half (precision "fp32h", model_def.half_gates):
+ * stored in half on the GPU, rounded to half after every step on the CPU. */
+int sim_var_half(const sim *s, int v);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank (they count as steps);

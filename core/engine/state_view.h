@@ -27,7 +27,9 @@ typedef struct state_view {
     int device;                          /* 1: var, mask and stream are GPU memory / a CUDA stream */
     int nstate;
     void *var[MODEL_MAX_STATE];          /* each state variable, one value per stored cell */
-    unsigned char fp64[MODEL_MAX_STATE]; /* the values of var[v] are double (1) or float (0) */
+    unsigned char fp64[MODEL_MAX_STATE]; /* the values of var[v] are float (0), double (1), or, on the
+                                            GPU, IEEE half (2: the gates of precision "fp32h",
+                                            every other half of var[v]; STORE_F16, cuda/launch.h) */
     const double *rest;                  /* the value of cells that are not stored */
     size_t ncells;                       /* cells of the rank's part (row-major over s->lg) */
     const block_map *blocks;             /* host: the blockDS map, or NULL when stored row-major */

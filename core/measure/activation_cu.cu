@@ -12,6 +12,7 @@
 // blocks not stored reading as nothing seen.
 #include <cmath>
 #include <cstring>
+#include <cuda_fp16.h>
 #include <vector>
 #include "cuda_check.h"
 #include "launch.h"
@@ -22,20 +23,22 @@
 static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
 
 // Starts the stored values [0, n), or (ranged) those of row-major cells [c0, n).
-template <class T>
+// ST: elements of v from one stored value to the next (2 for a half state,
+// every other half: half_pair_first, cuda/launch.h).
+template <class T, int ST>
 __global__ void k_track_start(store_map m, const T *v, track_arrays a, size_t c0, size_t n, bool ranged)
 {
     size_t c = c0 + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (c >= n) return;
     const size_t q = ranged ? stored_index(m, c) : c;
-    if (q != (size_t)-1) track_start(a, q, (float)v[q]);
+    if (q != (size_t)-1) track_start(a, q, (float)v[q * ST]);
 }
 
-template <class T>
+template <class T, int ST>
 __global__ void k_track(const T *v, track_arrays a, size_t n, float tp, float t, float thr, float frac)
 {
     size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (q < n) track_cell(a, q, (float)v[q], tp, t, thr, frac);
+    if (q < n) track_cell(a, q, (float)v[q * ST], tp, t, thr, frac);
 }
 
 // Map `field` (TRACK_*) of row-major cells [0, n) into dst.
@@ -84,8 +87,10 @@ extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0
     const size_t from = ranged ? c0 : 0, to = ranged ? c1 : n;
     cudaStream_t st = (cudaStream_t)v->stream;
     const unsigned nb = blocks_for(to - from);
-    if (v->fp64[t->var]) k_track_start<<<nb, 256, 0, st>>>(m, (const double *)v->var[t->var], a, from, to, ranged);
-    else k_track_start<<<nb, 256, 0, st>>>(m, (const float *)v->var[t->var], a, from, to, ranged);
+    const void *vv = v->var[t->var];
+    if (v->fp64[t->var] == STORE_F64) k_track_start<double, 1><<<nb, 256, 0, st>>>(m, (const double *)vv, a, from, to, ranged);
+    else if (v->fp64[t->var] == STORE_F16) k_track_start<__half, 2><<<nb, 256, 0, st>>>(m, (const __half *)vv, a, from, to, ranged);
+    else k_track_start<float, 1><<<nb, 256, 0, st>>>(m, (const float *)vv, a, from, to, ranged);
     return CU(s, cudaGetLastError()) ? 0 : -1;
 }
 
@@ -94,8 +99,11 @@ extern "C" void track_sample_cu(sim *s, const state_view *v, tracker *t, float t
     const size_t n = stored_values(*(const store_map *)v->store);
     cudaStream_t st = (cudaStream_t)v->stream;
     const float thr = t->threshold, frac = t->fraction;
-    if (v->fp64[t->var]) k_track<<<blocks_for(n), 256, 0, st>>>((const double *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
-    else k_track<<<blocks_for(n), 256, 0, st>>>((const float *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
+    const void *vv = v->var[t->var];
+    const unsigned nb = blocks_for(n);
+    if (v->fp64[t->var] == STORE_F64) k_track<double, 1><<<nb, 256, 0, st>>>((const double *)vv, t->a, n, tp, tnow, thr, frac);
+    else if (v->fp64[t->var] == STORE_F16) k_track<__half, 2><<<nb, 256, 0, st>>>((const __half *)vv, t->a, n, tp, tnow, thr, frac);
+    else k_track<float, 1><<<nb, 256, 0, st>>>((const float *)vv, t->a, n, tp, tnow, thr, frac);
     CU(s, cudaGetLastError());
 }
 

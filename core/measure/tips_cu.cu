@@ -214,10 +214,17 @@ static tips_dev *cache(sim *s, const state_view *v)
     return t;
 }
 
-// Both phase variables in one precision (the kernels read them as one type):
-// a mixed simulation's gate, stored in float, cannot join a double state.
+// Both phase variables in one precision (the kernels read them as one type,
+// float or double): a mixed simulation's gate, stored in float, cannot join a
+// double state, and an fp32h simulation's gates, stored in half, take no part.
 static bool same_precision(sim *s, const state_view *v, int a, int b)
 {
+    if (v->fp64[a] == STORE_F16 || v->fp64[b] == STORE_F16) {
+        sim_fail(s, "phase singularities: state '%s' is stored in half on the GPU in precision 'fp32h'; use two "
+                 "states stored in float, precision 'fp32', or the cpu backend",
+                 s->m.def->states[v->fp64[a] == STORE_F16 ? a : b].name);
+        return false;
+    }
     if (v->fp64[a] == v->fp64[b]) return true;
     const int g = v->fp64[a] ? b : a;
     sim_fail(s, "phase singularities: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be "

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "half_round.h"
 #include "model.h"
 
 #define DECLARE(name, nstate, nparam, vindex, params) extern const model_def model_##name;
@@ -92,7 +93,8 @@ void model_step_params(const model_def *d, const double *p, double *out)
 
 const char *model_precision_name(int precision)
 {
-    return precision == PRECISION_MIXED ? "mixed" : precision == PRECISION_FP64 ? "fp64" : "fp32";
+    return precision == PRECISION_MIXED ? "mixed" : precision == PRECISION_FP64 ? "fp64"
+         : precision == PRECISION_FP32H ? "fp32h" : "fp32";
 }
 
 void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int precision)
@@ -106,6 +108,7 @@ void model_step_cell(const model_inst *m, double *y, double idiff, double istim,
     for (int v = 0; v < d->nstate; v++) yf[v] = (float)y[v];
     for (int q = 0; q < model_slots(d); q++) pf[q] = (float)p[q];
     d->step_f32(yf, (float)idiff, (float)istim, (float)dt, pf);
+    if (precision == PRECISION_FP32H) round_states_to_half(yf, d->nstate, d->half_gates);
     for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }
 

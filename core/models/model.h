@@ -102,6 +102,8 @@ typedef struct model_def {
     cell_step_f64 step_mix; /* precision "mixed" (core/engine/instances.h), or NULL: the model has none */
     unsigned long long mixed_float;   /* states whose values are floats in precision mixed (bit v:
                                          state v), which the GPU stores in float */
+    unsigned long long half_gates;    /* states stored in IEEE half in precision fp32h (bit v: state
+                                         v), or 0: the model has no fp32h */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale/multiscale.h) steps before each cell step */
 } model_def;
@@ -145,9 +147,12 @@ double rate_shares_bound(const rate_share *s, int n, const param_info *params, c
  * front's foot is D / CV long (docs/numerics.md); 0 when not measured. */
 double model_resolved_dx(const model_def *d, int order, double D);
 /* Precisions of the state and its arithmetic (precision = "fp32" | "fp64" |
- * "mixed"). Mixed stores and computes in double except the gate kinetics,
- * which are float (core/engine/instances.h); only models with a step_mix have it. */
-enum { PRECISION_FP32, PRECISION_FP64, PRECISION_MIXED };
+ * "mixed" | "fp32h"). Mixed stores and computes in double except the gate kinetics,
+ * which are float (core/engine/instances.h); only models with a step_mix have it.
+ * fp32h is fp32 with the gates of model_def.half_gates rounded to IEEE half
+ * after every step (core/engine/half_round.h), as the GPU stores them; only
+ * models with half_gates have it. */
+enum { PRECISION_FP32, PRECISION_FP64, PRECISION_MIXED, PRECISION_FP32H };
 const char *model_precision_name(int precision);
 /* One step of one cell (no diffusion) in a PRECISION_*; y is held in double
  * in every precision. */

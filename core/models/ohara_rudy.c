@@ -76,4 +76,5 @@ const model_def model_ohara_rudy = {
     .step_f64 = ohara_rudy_step_f64,
     .step_mix = ohara_rudy_step_mix,
     .mixed_float = ORD_MIXED_FLOAT_STATES,
+    .half_gates = ORD_HALF_GATES,
 };

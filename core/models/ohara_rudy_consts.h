@@ -18,6 +18,15 @@ enum {
  * (core/models/ohara_rudy.h), which the GPU stores in float: bit v set for
  * state v. */
 #define ORD_MIXED_FLOAT_STATES (((1ull << (ORD_XK1 + 1)) - (1ull << ORD_M)) & ~(1ull << ORD_NCA))
+/* In precision "fp32h" these 15 gates are stored in IEEE half (11 significant
+ * bits): the ones whose time constants stay short enough that a step's change
+ * is not lost in half's rounding, measured over ten beats in every cell type
+ * (docs/models.md, "Precisions"). j, jp, jca, iS, iSp and the slow gates
+ * (hL, hLp, fs, fcas, xrf, xrs, xs1, xs2) stop short of their targets in half. */
+#define ORD_HALF_GATES ((1ull << ORD_M) | (1ull << ORD_HF) | (1ull << ORD_HS) | (1ull << ORD_HSP) | \
+                        (1ull << ORD_ML) | (1ull << ORD_A) | (1ull << ORD_IF) | (1ull << ORD_AP) | \
+                        (1ull << ORD_IFP) | (1ull << ORD_D) | (1ull << ORD_FF) | (1ull << ORD_FCAF) | \
+                        (1ull << ORD_FFP) | (1ull << ORD_FCAFP) | (1ull << ORD_XK1))
 /* The gates (m .. xk1, ORD_M .. ORD_XK1) as an X-macro X(name, units, description),
  * shared by the models built on ORd's membrane (gaur_rudy). */
 #define ORD_GATE_STATES(X) \
