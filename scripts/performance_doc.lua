@@ -154,20 +154,21 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
   end)
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
   "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed 500 docs/data/ord-heart-h100.csv whole` (the whole box) and "
-    .. "`cardiac protocols/ord_heart.lua 1 fp32|fp64|mixed 200 docs/data/ord-heart-h100.csv 2` (blockDS, blocks of "
-    .. "2 x 2 x 2 cells, the default) (H100, 2026-11-24): 250 x 326 x "
+    .. "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed|fp32h 200 docs/data/ord-heart-h100.csv 2` (blockDS, "
+    .. "blocks of 2 x 2 x 2 cells, the default) (H100, 2026-11-26): 250 x 326 x "
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
-    .. "in fp64, 28 gates in fp32; docs/models.md). Published: thesis (P100, blockDS) 264.8 s, about 2,700 s "
-    .. "without blockDS; goal: under 30 s in fp64 (not met: 66.2 s; mixed 30.9 s; fp32 17.0 s; out of reach in "
-    .. "fp64, whose fp64 pipe and bytes alone need 28 s each). The blockDS rows are from the build with the "
-    .. "flags loaded beside the state (docs/gpu-notebook.md item 19, 2026-11-24). "
-    .. "The whole-box fp64 and mixed rows were remeasured after the naive kernel took the state into shared "
-    .. "memory (`... 200 ... whole`, 2026-11-24; before: 9.19 and 3.48 ms). docs/gpu-notebook.md items 17-19 say what "
-    .. "each change moved. These steps are the first 10 to 25 ms after the excitation; over a whole beat "
-    .. "(the next two sections, with an activation map), ORd's wave as published dies after 6% of the "
-    .. "tissue, and with the theses' INa activation, whose wave crosses the heart, a step of that beat costs, "
-    .. "against the published ORd's beat, 11.6% more in "
-    .. "fp64, 9.3% in mixed and 7.4% in fp32 (4.758, 2.793 and 1.166 ms against 4.263, 2.556 and 1.086).",
+    .. "in fp64, 28 gates in fp32; fp32h: 26 states in fp32, 15 gates in 16 bits; docs/models.md). Published: "
+    .. "thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goals in fp64: under 30 s and, issue "
+    .. "34's goal 2, under 40 s; neither is met: 57.6 s (mixed 30.6 s, fp32 16.7 s, fp32h 15.3 s). Since "
+    .. "2026-11-26 ORd's rate functions scale V by folded reciprocals instead of dividing by constants (fp64 "
+    .. "3.29 -> 2.89 ms a step), and fp32h stores its 15 fast gates two to a 32-bit word (0.85 -> 0.77 ms): "
+    .. "docs/gpu-notebook.md items 30 and 31; items 17-19 say what the earlier changes moved. These steps are "
+    .. "the first 10 to 25 ms after the excitation; over a whole beat (the next two sections, with an "
+    .. "activation map sampled every step, which since item 29 costs 0.06-0.08 ms of a step), ORd's wave as "
+    .. "published dies after 6% of the tissue, and with the theses' INa activation, whose wave crosses the "
+    .. "heart, a step of that beat costs, against the published ORd's beat, 18.6% more in fp64, 16.0% in "
+    .. "mixed, 8.0% in fp32 and 13.6% in fp32h (3.538, 1.868, 0.981 and 0.945 ms against 2.984, 1.610, 0.908 "
+    .. "and 0.832).",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
@@ -178,16 +179,18 @@ for _, v in ipairs{{"paper", "ORd as published"}, {"ina-shift", "with the theses
   csv_section(("docs/data/ord-accuracy-h100-%s.csv"):format(v[1]),
     ("The ORd heart over one whole beat, %s: time and accuracy against fp64 (one H100)"):format(v[2]),
     ("`cardiac protocols/ord_precision.lua 1 700 docs/data/ord-accuracy-h100-%s.csv%s` (H100 80GB HBM3, "
-      .. "2026-11-26): the heart of the section above (blocks of 2, dt 0.05 ms, D 0.3 mm^2/ms, V set to 0 mV on "
-      .. "the base's 5%%), 700 ms with an activation map (-40 mV, APD90); wall time of `sim:run` and, against "
-      .. "the fp64 run, the largest difference of each cell's activation time and APD90 and how many cells "
-      .. "exceed issue 34's bounds (1 ms, 2 ms). %s"):format(v[1], v[1] == "paper" and "" or " ina_m_shift=10",
+      .. "2026-11-26, the build of docs/gpu-notebook.md item 31): the heart of the section above (blocks of 2, "
+      .. "dt 0.05 ms, D 0.3 mm^2/ms, V set to 0 mV on the base's 5%%), 700 ms with an activation map (-40 mV, "
+      .. "APD90) sampled every step; wall time of `sim:run` and, against the fp64 run, the largest difference of "
+      .. "each cell's activation time and APD90 and how many cells exceed issue 34's bounds (1 ms, 2 ms). %s"):format(
+      v[1], v[1] == "paper" and "" or " ina_m_shift=10",
       v[1] == "paper" and "As published, ORd's wave dies in this heart at dx = 0.5 mm: 398,596 of 6,539,198 "
         .. "tissue cells activate, the last at 190.5 ms (docs/models.md, \"Conduction velocity at coarse "
-        .. "grids\"); the large differences are at the dying front's edge, where cells fire late or not at all."
+        .. "grids\"); the large differences are at the dying front's edge, where cells fire late or not at all, "
+        .. "and fp32h, whose half gates move that edge most, is far outside the bounds there."
       or "The wave crosses the whole heart: 6,530,102 cells activate (the other 9,096 are exactly the base's "
         .. "cells set to 0 mV at the start, which never cross upwards), the last at 185.1 ms, and every one repolarises "
-        .. "within the 700 ms."),
+        .. "within the 700 ms; every precision is within the bounds."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)

@@ -21,7 +21,7 @@ enum {
 /* In precision "fp32h" these 15 gates are stored in IEEE half (11 significant
  * bits): the ones whose time constants stay short enough that a step's change
  * is not lost in half's rounding, measured over ten beats in every cell type
- * (docs/models.md, "Precisions"). j, jp, jca, iS, iSp and the slow gates
+ * (docs/models.md, precision "fp32h"). j, jp, jca, iS, iSp and the slow gates
  * (hL, hLp, fs, fcas, xrf, xrs, xs1, xs2) stop short of their targets in half. */
 #define ORD_HALF_GATES ((1ull << ORD_M) | (1ull << ORD_HF) | (1ull << ORD_HS) | (1ull << ORD_HSP) | \
                         (1ull << ORD_ML) | (1ull << ORD_A) | (1ull << ORD_IF) | (1ull << ORD_AP) | \
