@@ -58,11 +58,15 @@ __host__ __device__ constexpr bool block_state_shared() { return step_state_shar
 // holds their registers lower than with an explicit 1 (TP06 fp32 59 against
 // 91, Karma 32 against 40: heart, blocks of 2, 8% faster), except models with
 // many states (ORd fp32: 128 registers with 1, 104 with 0, which ran 3%
-// slower; docs/gpu-notebook.md, item 19).
+// slower; docs/gpu-notebook.md, item 19). Float kernels with states in half
+// (precision "fp32h") take three blocks of 256 (80 registers, a few spilled):
+// their loads bring half the bytes, so they need more warps waiting on them
+// to keep DRAM busy (ORd's heart 0.779 -> 0.736 ms; fp32 itself, already near
+// its DRAM ceiling, ran 3% slower so: docs/gpu-notebook.md, item 31).
 template <class M, class T>
 __host__ __device__ constexpr int block_kernel_min_blocks()
 {
-    return block_state_shared<M, T>() ? 5 : M::nstate >= 32 ? 1 : 0;
+    return block_state_shared<M, T>() ? 5 : M::nstate >= 32 ? (M::narrow && sizeof(T) == 4 ? 3 : 1) : 0;
 }
 
 template <class M, class T, int ORDER, bool FOLD>

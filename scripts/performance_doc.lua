@@ -159,16 +159,16 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
     .. "in fp64, 28 gates in fp32; fp32h: 26 states in fp32, 15 gates in 16 bits; docs/models.md). Published: "
     .. "thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goals in fp64: under 30 s and, issue "
-    .. "34's goal 2, under 40 s; neither is met: 57.6 s (mixed 30.6 s, fp32 16.7 s, fp32h 15.3 s). Since "
+    .. "34's goal 2, under 40 s; neither is met: 57.3 s (mixed 30.9 s, fp32 17.0 s, fp32h 14.7 s). Since "
     .. "2026-11-26 ORd's rate functions scale V by folded reciprocals instead of dividing by constants (fp64 "
-    .. "3.29 -> 2.89 ms a step), and fp32h stores its 15 fast gates two to a 32-bit word (0.85 -> 0.77 ms): "
+    .. "3.29 -> 2.89 ms a step), and fp32h stores its 15 fast gates two to a 32-bit word, in three thread blocks an SM (0.85 -> 0.74 ms): "
     .. "docs/gpu-notebook.md items 30 and 31; items 17-19 say what the earlier changes moved. These steps are "
     .. "the first 10 to 25 ms after the excitation; over a whole beat (the next two sections, with an "
     .. "activation map sampled every step, which since item 29 costs 0.06-0.08 ms of a step), ORd's wave as "
     .. "published dies after 6% of the tissue, and with the theses' INa activation, whose wave crosses the "
-    .. "heart, a step of that beat costs, against the published ORd's beat, 18.6% more in fp64, 16.0% in "
-    .. "mixed, 8.0% in fp32 and 13.6% in fp32h (3.538, 1.868, 0.981 and 0.945 ms against 2.984, 1.610, 0.908 "
-    .. "and 0.832).",
+    .. "heart, a step of that beat costs, against the published ORd's beat, 18.4% more in fp64, 15.5% in "
+    .. "mixed, 7.9% in fp32 and 12.7% in fp32h (3.525, 1.876, 0.993 and 0.903 ms against 2.978, 1.624, 0.920 "
+    .. "and 0.801).",
   {"case", "ms/step", "20,000 steps", "tissue cell-steps/s", "GB/s"},
   function(r)
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
