@@ -618,6 +618,7 @@ static void cuda_view(sim *s, unsigned want, state_view *v)
     }
     v->rest = s->m.rest;
     v->ncells = s->lg.ncells;
+    v->nstored = cd->nstore;
     v->store = &cd->map;
     v->stream = cd->compute;
     if ((want & VIEW_MASK) && ensure_mask8(s)) v->mask = cd->mask8;

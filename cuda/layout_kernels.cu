@@ -1,25 +1,10 @@
 // Moving fields between the layouts and the host's row-major float arrays:
 // export (output frames, get_field), import (set_field), gather (probes,
 // samples), fill (the resting state); and the stimulus current scatter.
-#include <type_traits>
-#include <cuda_fp16.h>
 #include "launch.h"
 #include "store_index.cuh"
 #include "tower.cuh"
 
-// Calls f with a null pointer of the element type of storage `kind`
-// (STORE_F32, STORE_F64, STORE_F16) and the elements from one stored value to
-// the next (2 for half: every other half, launch.h, half_pair_first), which
-// pick the kernels' instance.
-template <int S> using stride_c = std::integral_constant<int, S>;
-template <class F>
-static void by_kind(int kind, F f)
-{
-    if (kind == STORE_F64) f((double *)nullptr, stride_c<1>{});
-    else if (kind == STORE_F16) f((__half *)nullptr, stride_c<2>{});
-    else f((float *)nullptr, stride_c<1>{});
-}
-template <class P> using elem = std::remove_pointer_t<P>;
 // A value in element type T: half rounds to nearest, as the GPU's stores do.
 template <class T> T as_elem(double x) { return (T)x; }
 template <> __half as_elem<__half>(double x) { return __float2half_rn((float)x); }

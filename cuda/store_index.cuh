@@ -2,6 +2,8 @@
 // the activation trackers).
 #ifndef CARDIAC_STORE_INDEX_CUH
 #define CARDIAC_STORE_INDEX_CUH
+#include <type_traits>
+#include <cuda_fp16.h>
 #include "launch.h"
 #include "tower.cuh"
 
@@ -16,13 +18,19 @@ __device__ __forceinline__ size_t stored_index(const store_map &m, size_t c)
     return tower_index(m.tower, i, j, k, m.n[2]);
 }
 
-// Values per state array of layout m: the stored cells, with a tower's x-halo
-// copies and the cells of stored blockDS blocks that lie past the box's end.
-__host__ __device__ __forceinline__ size_t stored_values(const store_map &m)
+// Calls f with a null pointer of the element type of storage `kind`
+// (STORE_F32, STORE_F64, STORE_F16; launch.h) and the elements from one
+// stored value to the next (2 for half: every other half, half_pair_first),
+// which pick a kernel's instance; for the layout conversions and the
+// features' GPU halves alike.
+template <int S> using stride_c = std::integral_constant<int, S>;
+template <class F>
+void by_kind(int kind, F f)
 {
-    if (m.layout == LAYOUT_BLOCK) return m.blocks.nactive * m.blocks.bvol;
-    if (m.layout == LAYOUT_TOWER) return m.tower.total;
-    return (size_t)m.n[0] * m.n[1] * m.n[2];
+    if (kind == STORE_F64) f((double *)nullptr, stride_c<1>{});
+    else if (kind == STORE_F16) f((__half *)nullptr, stride_c<2>{});
+    else f((float *)nullptr, stride_c<1>{});
 }
+template <class P> using elem = std::remove_pointer_t<P>;
 
 #endif

@@ -229,6 +229,7 @@ static void cpu_view(sim *s, unsigned want, state_view *v)
     }
     v->rest = s->m.rest;
     v->ncells = s->lg.ncells;
+    v->nstored = cd->nstore;
     v->blocks = cd->blocked ? &cd->bm : NULL;
 }
 

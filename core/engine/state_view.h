@@ -32,6 +32,8 @@ typedef struct state_view {
                                             every other half of var[v]; STORE_F16, cuda/launch.h) */
     const double *rest;                  /* the value of cells that are not stored */
     size_t ncells;                       /* cells of the rank's part (row-major over s->lg) */
+    size_t nstored;                      /* values per state array (the layout's storage: blockDS's
+                                            stored blocks, a tower's x-halo copies) */
     const block_map *blocks;             /* host: the blockDS map, or NULL when stored row-major */
     const void *store;                   /* device: the storage map (struct store_map) */
     const unsigned char *mask;           /* device: the row-major tissue mask of s->lg, when asked for (VIEW_MASK) */

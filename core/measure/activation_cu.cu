@@ -1,6 +1,6 @@
 // Activation maps on the GPU (the GPU half of core/measure/activation.c): a
 // tracker's arrays in GPU memory, one value per stored value of the state
-// (in the backend's storage order, cuda/store_index.cuh), and one thread per
+// (state_view.nstored, in the backend's storage order, cuda/store_index.cuh), and one thread per
 // stored value applying the shared per-cell rule of activation.h to V there.
 // A sample thus reads V and the arrays at consecutive addresses, with no
 // index arithmetic: blockDS's map from a row-major cell to its storage
@@ -12,8 +12,6 @@
 // blocks not stored reading as nothing seen.
 #include <cmath>
 #include <cstring>
-#include <cuda_fp16.h>
-#include <vector>
 #include "cuda_check.h"
 #include "launch.h"
 #include "sim.h"
@@ -63,7 +61,7 @@ extern "C" void track_release_cu(tracker *t)
 extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0, size_t c1)
 {
     const store_map &m = *(const store_map *)v->store;
-    const size_t n = stored_values(m);
+    const size_t n = v->nstored;
     track_arrays &a = t->a;
     if (!a.prev) {
         t->device = 1;
@@ -87,23 +85,22 @@ extern "C" int track_begin_cu(sim *s, const state_view *v, tracker *t, size_t c0
     const size_t from = ranged ? c0 : 0, to = ranged ? c1 : n;
     cudaStream_t st = (cudaStream_t)v->stream;
     const unsigned nb = blocks_for(to - from);
-    const void *vv = v->var[t->var];
-    if (v->fp64[t->var] == STORE_F64) k_track_start<double, 1><<<nb, 256, 0, st>>>(m, (const double *)vv, a, from, to, ranged);
-    else if (v->fp64[t->var] == STORE_F16) k_track_start<__half, 2><<<nb, 256, 0, st>>>(m, (const __half *)vv, a, from, to, ranged);
-    else k_track_start<float, 1><<<nb, 256, 0, st>>>(m, (const float *)vv, a, from, to, ranged);
+    by_kind(v->fp64[t->var], [&](auto *type, auto stride) {
+        using T = elem<decltype(type)>;
+        k_track_start<T, stride><<<nb, 256, 0, st>>>(m, (const T *)v->var[t->var], a, from, to, ranged);
+    });
     return CU(s, cudaGetLastError()) ? 0 : -1;
 }
 
 extern "C" void track_sample_cu(sim *s, const state_view *v, tracker *t, float tp, float tnow)
 {
-    const size_t n = stored_values(*(const store_map *)v->store);
+    const size_t n = v->nstored;
     cudaStream_t st = (cudaStream_t)v->stream;
     const float thr = t->threshold, frac = t->fraction;
-    const void *vv = v->var[t->var];
-    const unsigned nb = blocks_for(n);
-    if (v->fp64[t->var] == STORE_F64) k_track<double, 1><<<nb, 256, 0, st>>>((const double *)vv, t->a, n, tp, tnow, thr, frac);
-    else if (v->fp64[t->var] == STORE_F16) k_track<__half, 2><<<nb, 256, 0, st>>>((const __half *)vv, t->a, n, tp, tnow, thr, frac);
-    else k_track<float, 1><<<nb, 256, 0, st>>>((const float *)vv, t->a, n, tp, tnow, thr, frac);
+    by_kind(v->fp64[t->var], [&](auto *type, auto stride) {
+        using T = elem<decltype(type)>;
+        k_track<T, stride><<<blocks_for(n), 256, 0, st>>>((const T *)v->var[t->var], t->a, n, tp, tnow, thr, frac);
+    });
     CU(s, cudaGetLastError());
 }
 

@@ -33,7 +33,10 @@
  * float without loss; gv is V as greal. */
 #include "ohara_rudy_consts.h"
 
-/* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves */
+/* 1 / (1 + exp((v + vh) / k)): the model's steady-state curves. Here and in
+ * ord_rates the division by the constant slope is a product with its
+ * reciprocal, which the compiler folds (an IEEE division by a constant it does
+ * not: in fp64 a long sequence per call, docs/gpu-notebook.md item 30). */
 CARDIAC_HD greal R(ord_boltz)(greal v, greal vh, greal k) { return 1 / (1 + cardiac_exp((v + vh) * (1 / k))); }
 
 /* a exp((v + b) / c) + d exp((v + e) / f): the rate sums of its time constants */
