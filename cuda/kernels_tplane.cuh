@@ -180,6 +180,14 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         const int gy = gy0 + k * g.RP;
         yface |= (unsigned)(gy == 0) << k | (unsigned)(gy == ny - 1) << (k + 16);
     }
+    // which faces of the box the warp's cells lie on (bit 0: an x face, bit
+    // 1: a y face): a warp computes its cells with the selects of those faces
+    // only, and most warps with none. Taken per warp, so that a warp never
+    // runs two paths; all of the block's threads are active here.
+    unsigned warp_faces = 3u;
+    if constexpr (sizeof(T) == 4 && !MASKED)
+        warp_faces = (__any_sync(__activemask(), xlo || xhi) ? 1u : 0u)
+                   | (__any_sync(__activemask(), yface != 0u) ? 2u : 0u);
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
 
@@ -250,9 +258,12 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // the stimulus and the labels are tested once per plane, not
                 // per cell: a branch per cell would keep the cells' chains
                 // from interleaving
-                auto cells = [&](auto stim_on, auto labels_on, auto yfaces_on) {
+                // (FACES: the no-flux faces whose selects the cells need, bit
+                // 0 x, 1 y, 2 z; without bit 2 the plane is neither z face,
+                // so nz >= 3)
+                auto cells = [&](auto stim_on, auto labels_on, auto faces_on) {
                     constexpr bool STIM = decltype(stim_on)::value, LABELS = decltype(labels_on)::value;
-                    constexpr bool YFACES = decltype(yfaces_on)::value;
+                    constexpr int FACES = decltype(faces_on)::value;
 #pragma unroll
                     for (int k = 0; k < CPT; k++) {
                         const unsigned f = (unsigned)(info >> (5 * k));
@@ -284,17 +295,17 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             if (!(fl & 0x100)) zm = v0;
                             if (!(fl & 0x200)) zp = v0;
                         } else {
-                            if (xlo) xm = v0;
-                            if (xhi) xp = v0;
-                            if (YFACES && (yface >> k & 1)) ym = v0;
-                            if (YFACES && (yface >> (k + 16) & 1)) yp = v0;
-                            if (zlo) zm = v0;
-                            if (zhi) zp = v0;
+                            if ((FACES & 1) && xlo) xm = v0;
+                            if ((FACES & 1) && xhi) xp = v0;
+                            if ((FACES & 2) && (yface >> k & 1)) ym = v0;
+                            if ((FACES & 2) && (yface >> (k + 16) & 1)) yp = v0;
+                            if ((FACES & 4) && zlo) zm = v0;
+                            if ((FACES & 4) && zhi) zp = v0;
                         }
                         // the naive kernel's expression and order (interior_axis, axis_rule)
                         T diff = first_term(coef[0], axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u));
                         diff = next_term(diff, coef[1], axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u));
-                        if (nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
+                        if (!(FACES & 4) || nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
                         if (!MASKED || tissue) {
                             if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
                             // no stimulus is -0, not 0: x + -0 is x for every x, so the
@@ -316,12 +327,22 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 };
                 using yes = std::true_type;
                 using no = std::false_type;
+                using all_faces = std::integral_constant<int, 7>;
                 const bool labels = !FOLD && a.plabel;
-                if (labels && a.istim) cells(yes{}, yes{}, yes{});
-                else if (labels) cells(no{}, yes{}, yes{});
-                else if (a.istim) cells(yes{}, no{}, yes{});
-                else if (yface) cells(no{}, no{}, yes{});
-                else cells(no{}, no{}, no{});   // the common case: no stimulus, no y face in the tile
+                if (labels && a.istim) cells(yes{}, yes{}, all_faces{});
+                else if (labels) cells(no{}, yes{}, all_faces{});
+                else if (a.istim) cells(yes{}, no{}, all_faces{});
+                else if constexpr (MASKED) cells(no{}, no{}, all_faces{});
+                else if constexpr (sizeof(T) > 4) {
+                    // fp64 (512 threads, 128 registers) keeps the x and z
+                    // selects in every cell: the variants below made ptxas
+                    // spill there and the step 50% slower (item 32)
+                    if (yface) cells(no{}, no{}, all_faces{});
+                    else cells(no{}, no{}, std::integral_constant<int, 5>{});
+                } else if (zlo || zhi || warp_faces == 3u) cells(no{}, no{}, all_faces{});
+                else if (warp_faces == 1u) cells(no{}, no{}, std::integral_constant<int, 1>{});
+                else if (warp_faces == 2u) cells(no{}, no{}, std::integral_constant<int, 2>{});
+                else cells(no{}, no{}, std::integral_constant<int, 0>{});   // the common case: no stimulus, no face
             }
             // level l has read level l-1's other states of plane pz: their
             // place takes plane pz + 1 (level 1: the input's, whose load the
