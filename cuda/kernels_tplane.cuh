@@ -51,7 +51,8 @@
 //
 // Boundaries: no flux, by the rule of core/engine/stencil_rule.h (a missing
 // neighbour reads as the cell itself), applied by selects on the neighbour's
-// value, so that every cell computes the naive kernel's expression: the
+// value (in fp32, only by the warps whose cells touch an x or y face and on
+// the z faces' planes), so that every cell computes the naive kernel's expression: the
 // results are bitwise equal to naive's in fp64 and, in fp32, on full boxes of
 // the two-state models; elsewhere in fp32 they can differ in the last bit,
 // where nvcc fuses the other product of the diffusion sum into the FMA
@@ -335,8 +336,9 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 else if constexpr (MASKED) cells(no{}, no{}, all_faces{});
                 else if constexpr (sizeof(T) > 4) {
                     // fp64 (512 threads, 128 registers) keeps the x and z
-                    // selects in every cell: the variants below made ptxas
-                    // spill there and the step 50% slower (item 32)
+                    // selects in every cell and takes no vote: with the votes
+                    // and variants below ptxas spilled there, where it had
+                    // not, and the step ran 50% slower (item 32)
                     if (yface) cells(no{}, no{}, all_faces{});
                     else cells(no{}, no{}, std::integral_constant<int, 5>{});
                 } else if (zlo || zhi || warp_faces == 3u) cells(no{}, no{}, all_faces{});
