@@ -186,9 +186,70 @@ static void shortcut_exact(void)
     CHECK(shortcut > 1000, "the edge words include shortcut ones (%ld)", shortcut);
 }
 
+/* binomial_split as it was, the quotient always formed; and the shortcut's
+ * test with a chosen factor, to show that the words below can tell a
+ * test too loose (factor 1 - 1e-6) from binomial_none's. */
+static void split_in_full(int n, double p1, double p2, uint32_t x1, uint32_t x2, int *k1, int *k2)
+{
+    *k1 = binomial_draw(n, p1, x1);
+    *k2 = p1 < 1 ? binomial_draw(n - *k1, p2 / (1 - p1), x2) : 0;
+}
+
+static int none_with(int m, double p, double s, uint32_t x, double factor)
+{
+    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);
+    return 2 * p <= s && w * s >= (double)m * p * factor;
+}
+
+/* The split's shortcut (binomial_none) changes no count: for the channel
+ * counts the model splits, first-step probabilities from 0 to near 1 and
+ * second ones about the shortcut's edge w = m p2 / (1 - p1) and about
+ * p2 / (1 - p1) = 1/2, the words next to those edges and spread ones. */
+static void split_exact(void)
+{
+    static const int ns[] = {0, 1, 2, 15, 100};
+    static const double p1s[] = {0, 1e-7, 1e-3, 0.02, 0.3, 0.5, 0.9};
+    long tried = 0, differ = 0, taken = 0, loose = 0;
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof p1s / sizeof p1s[0]; b++)
+            for (double lp = -12; lp <= -0.01; lp += 0.07) {
+                const double p1 = p1s[b], s = 1 - p1;
+                const double p2s[3] = {pow(10, lp) * s, 0.5 * s * (1 + 1e-15 * lp), 0.5 * s};
+                for (int c = 0; c < 3; c++) {
+                    const double p2 = p2s[c];
+                    for (int m = 1; m <= ns[a]; m = m < 3 ? m + 1 : m * 5) {
+                        const double x0 = (double)m * p2 / s * 4294967296.0 - 0.5;
+                        for (int d = -40; d <= 40; d++) {
+                            const double xd = floor(x0) + d * (d > 3 || d < -3 ? 1e3 : 1);
+                            if (xd < 0 || xd > 4294967295.0) continue;
+                            const uint32_t x2 = (uint32_t)xd;
+                            /* the first draw's word: none moves (k1 = 0, m = n), or spread */
+                            const uint32_t x1 = d & 1 ? 0xffffffffu : word(5, (uint64_t)tried);
+                            int k1, k2, r1, r2;
+                            binomial_split(ns[a], p1, p2, x1, x2, &k1, &k2);
+                            split_in_full(ns[a], p1, p2, x1, x2, &r1, &r2);
+                            tried++;
+                            differ += k1 != r1 || k2 != r2;
+                            const int left = ns[a] - r1;
+                            taken += left > 0 && binomial_none(left, p2, s, x2);
+                            loose += left > 0 && none_with(left, p2, s, x2, 1 - 1e-6) && r2 != 0;
+                        }
+                    }
+                }
+            }
+    int k1, k2;
+    binomial_split(15, 0.1, NAN, 0xffffffffu, 7, &k1, &k2);
+    differ += k1 != 0 || k2 != 0;
+    printf("  split shortcut: %ld tried, %ld taken, %ld loose\n", tried, taken, loose);
+    CHECK(differ == 0, "the split's shortcut changes no count: %ld of %ld differ", differ, tried);
+    CHECK(taken > 10000, "the shortcut is taken by many of the words tried (%ld of %ld)", taken, tried);
+    CHECK(loose > 100, "a test looser by 1e-6 would change counts on these words (%ld)", loose);
+}
+
 int main(void)
 {
     shortcut_exact();
+    split_exact();
     goodness_of_fit(15, 0.3, 1000000, 1);      /* L-type channels during the plateau */
     goodness_of_fit(15, 0.002, 1000000, 2);    /* L-type channels near rest */
     goodness_of_fit(100, 0.5, 1000000, 3);

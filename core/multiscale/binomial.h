@@ -76,13 +76,31 @@ CARDIAC_HD int binomial_draw(int n, double p, uint32_t x)
     return flip ? n - k : k;
 }
 
+/* Whether k ~ B(m, p / s) drawn from word x by binomial_draw is surely 0,
+ * decided without the division p / s (a double division is some 15 dependent
+ * instructions on the GPU; a resting RyR's splits made five a step). True only
+ * where binomial_draw(m, p / s, x) returns 0: its quotient q = p / s is then at
+ * most 1/2 (2 p <= s, exact, and rounding keeps q <= 1/2), so the draw is not
+ * flipped, and w s >= 1.0000002 m p, each side rounded once or twice (relative
+ * errors of 2^-53), gives w >= 1.0000001 m q with those roundings too: the
+ * draw's own test that nothing moves. p NaN gives false. */
+CARDIAC_HD int binomial_none(int m, double p, double s, uint32_t x)
+{
+    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);
+    return 2 * p <= s && w * s >= (double)m * p * 1.0000002;
+}
+
 /* Counts leaving one state along two exclusive transitions of one-step
  * probabilities p1 and p2 (p1 + p2 <= 1): k1 ~ B(n, p1), then
- * k2 ~ B(n - k1, p2 / (1 - p1)) (thesis eq. 2.24). */
+ * k2 ~ B(n - k1, p2 / (1 - p1)) (thesis eq. 2.24). The second draw's
+ * quotient is formed only where its count can be nonzero: with none left
+ * (a resting RyR's O1, C2 and C3 hold none) or where binomial_none holds,
+ * binomial_draw would return 0 from any quotient. */
 CARDIAC_HD void binomial_split(int n, double p1, double p2, uint32_t x1, uint32_t x2, int *k1, int *k2)
 {
     *k1 = binomial_draw(n, p1, x1);
-    *k2 = p1 < 1 ? binomial_draw(n - *k1, p2 / (1 - p1), x2) : 0;
+    const int m = n - *k1;
+    *k2 = p1 < 1 && m > 0 && !binomial_none(m, p2, 1 - p1, x2) ? binomial_draw(m, p2 / (1 - p1), x2) : 0;
 }
 
 #endif

@@ -97,6 +97,13 @@ CARDIAC_HD void R(dyad_cell_setup)(struct R(dyad_cell) *c, const real *y, const 
     c->type = type;
 }
 
+/* x / c for a numerator that is 0 in a dyad at rest (no L-type channel or RyR
+ * open): 0 / c is x itself, sign kept, so the result is the division's to
+ * the bit. The GPU's IEEE division takes a slow path of some 30
+ * instructions for a zero numerator; four such divisions were 7% of the
+ * reaction kernel's instructions (docs/gpu-notebook.md, item 33). */
+CARDIAC_HD real R(div_rest_zero)(real x, real c) { return x == 0 ? x : x / c; }
+
 /* One step of one dyad (steps 1-5 above). w: ten uniform words, two for the
  * L-type channels, eight for the RyRs; clamp: DYAD_RYR_*. */
 CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, const real *p, real dt,
@@ -123,7 +130,7 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
     int nnp, np;
     binomial_split(GR_NLCC, qnp, qp, w[0], w[1], &nnp, &np);
     const real phos = 1.1;
-    const real open = ((real)nnp + phos * (real)np) / GR_NLCC;   /* open fraction, PCa-weighted */
+    const real open = R(div_rest_zero)((real)nnp + phos * (real)np, GR_NLCC);   /* open fraction, PCa-weighted */
     o->lcc_open = nnp + np;
     o->ical = c->pca * (c->ghk_ca[0] * cads_mm - c->ghk_ca[1]) * open;
     o->icana = c->ica_na * open;
@@ -153,7 +160,7 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
 
     /* 4. release and L-type influx into the quasi-steady dyadic space (uM/ms) */
     const real jrel = p[GR_DRYR] * p[ORD_JREL] * (real)s->ryr[DYAD_O1] * (1000 * cajsr - cads);
-    const real jlca = -geo.afc * o->ical * 1000 / (2 * vds * nrep);
+    const real jlca = R(div_rest_zero)(-geo.afc * o->ical * 1000, 2 * vds * nrep);
     const real tau = p[GR_TAU_EFFLUX];
     s->cads = (jrel + jlca) * tau + 1000 * cass;
     const real efflux = jrel + jlca;   /* = (cads - cass) / tau, uM/ms of dyadic space */
@@ -175,11 +182,11 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
     const real jrefill = (cansr - cajsr) / p[GR_TAU_REFILL];
     const real afc = geo.afc / nrep;   /* a dyad's share of the membrane */
     s->cass = R(forward_euler)(cass, R(ord_buffer_ss)(cass) *
-        (2 * o->inaca_ss * afc / (2 * vss) - jss_myo + (real)1e-3 * efflux * vds / vss), dt);
+        (2 * o->inaca_ss * afc / (2 * vss) - jss_myo + R(div_rest_zero)((real)1e-3 * efflux * vds, vss)), dt);
     s->cacyt = R(forward_euler)(cacyt, R(ord_buffer_myo)(cacyt, c->type) *
         (-(o->icab + o->ipca - 2 * o->inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jss_myo * vss / vmyo), dt);
     const real csqn = p[GR_CSQN], bjsr = 1 / (1 + csqn * kc / ((kc + cajsr) * (kc + cajsr)));
-    s->cajsr = R(forward_euler)(cajsr, bjsr * (jrefill - (real)1e-3 * jrel * vds / vjsr), dt);
+    s->cajsr = R(forward_euler)(cajsr, bjsr * (jrefill - R(div_rest_zero)((real)1e-3 * jrel * vds, vjsr)), dt);
     s->cansr = R(forward_euler)(cansr, jup - jrefill * vjsr / vnsr, dt);
 }
 
@@ -261,23 +268,45 @@ CARDIAC_HD void R(dyad_diffusion_coefs)(const real *p, real cyt[3], real sr[3])
     sr[0] = sr[1] = sr[2] = (real)(dsr / h2);
 }
 
-/* One explicit diffusion step at dyad q (grid position pos) of field a on
- * the cell's dyad grid: coef[3] per axis from dyad_diffusion_coefs, mirror
- * boundaries (thesis eq. 2.22: a missing neighbour equals the other one);
- * buffered scales by the local rapid-buffering factor (0 none, 1 myoplasm, 2
- * submembrane space). The new value. */
-CARDIAC_HD real R(dyad_diffuse_point)(const real *a, int q, const int *pos, const int *shape, const real *coef,
-                                      real dt, int buffered, int type)
+/* The neighbours of dyad q (grid position pos) on its cell's dyad grid,
+ * below and above along each axis (nb[2 ax], nb[2 ax + 1]), with mirror
+ * boundaries (thesis eq. 2.22: a missing neighbour equals the other one). */
+#ifndef CARDIAC_DYAD_NEIGHBOURS
+#define CARDIAC_DYAD_NEIGHBOURS
+CARDIAC_HD void dyad_neighbours(int q, const int *pos, const int *shape, int *nb)
 {
     const int step[3] = {1, shape[0], shape[0] * shape[1]};
+    for (int ax = 0; ax < 3; ax++) {
+        const int lo = q - step[ax], hi = q + step[ax];
+        nb[2 * ax] = pos[ax] > 0 ? lo : hi;
+        nb[2 * ax + 1] = pos[ax] < shape[ax] - 1 ? hi : lo;
+    }
+}
+#endif
+
+/* One explicit diffusion step at dyad q of field a, from its neighbours nb
+ * (dyad_neighbours); axes of one dyad have none. coef[3] per axis from
+ * dyad_diffusion_coefs; buffered scales by the local rapid-buffering factor
+ * (0 none, 1 myoplasm, 2 submembrane space). The new value. The GPU finds
+ * the neighbours once for the three diffused fields. */
+CARDIAC_HD real R(dyad_diffuse_at)(const real *a, int q, const int *nb, const int *shape, const real *coef,
+                                   real dt, int buffered, int type)
+{
     const real c = a[q];
     real lap = 0;
     for (int ax = 0; ax < 3; ax++) {
         if (shape[ax] == 1) continue;
-        const real lo = pos[ax] > 0 ? a[q - step[ax]] : a[q + step[ax]];
-        const real hi = pos[ax] < shape[ax] - 1 ? a[q + step[ax]] : a[q - step[ax]];
-        lap += coef[ax] * (lo + hi - 2 * c);
+        lap += coef[ax] * (a[nb[2 * ax]] + a[nb[2 * ax + 1]] - 2 * c);
     }
     const real beta = buffered == 1 ? R(ord_buffer_myo)(c, type) : buffered == 2 ? R(ord_buffer_ss)(c) : (real)1;
     return c + dt * beta * lap;
+}
+
+/* The same at dyad q, grid position pos. */
+CARDIAC_HD real R(dyad_diffuse_point)(const real *a, int q, const int *pos, const int *shape, const real *coef,
+                                      real dt, int buffered, int type)
+{
+    int nb[6];
+    dyad_neighbours(q, pos, shape, nb);
+    return R(dyad_diffuse_at)(a, q, nb, shape, coef, dt, buffered, type);
 }

@@ -45,9 +45,9 @@ template <class T> struct dyad_types;
         static __device__ void accumulate(double *s, const state *x, const out *o) { dyad_accumulate_##S(s, x, o); } \
         static __device__ T mean(int m, double s, int n, int r) { return dyad_mean_##S(m, s, n, r); }       \
         static __device__ void coefs(const T *p, T *cyt, T *sr) { dyad_diffusion_coefs_##S(p, cyt, sr); }       \
-        static __device__ T diffuse(const T *a, int q, const int *pos, const int *shape, const T *coef, T dt,   \
+        static __device__ T diffuse(const T *a, int q, const int *nb, const int *shape, const T *coef, T dt,    \
                                     int buffered, int type)                                                      \
-        { return dyad_diffuse_point_##S(a, q, pos, shape, coef, dt, buffered, type); }                          \
+        { return dyad_diffuse_at_##S(a, q, nb, shape, coef, dt, buffered, type); }                              \
     };
 CARDIAC_DYAD_TYPES(float, f32)
 CARDIAC_DYAD_TYPES(double, f64)
@@ -65,13 +65,24 @@ struct dyad_args {
     T *var[MS_NVAR], *next[MS_NVAR];
     uint32_t *ryr;                          // C1 | O1 << 8 | C2 << 16 | C3 << 24
     typename dyad_types<T>::cell *cellc;    // per cell
+    T *dcoef;                               // per cell: the diffusion coefficients, cytosol x3 then SR x3
     double *part;                           // per block: DS_COUNT sums
     size_t ncells;
     int n, shape[3], bpc;
+    uint32_t div_x, div_xy;                 // dyad_grid_div of shape[0] and of shape[0] shape[1]
     uint32_t seed;
     long long step;
     T dt;
 };
+
+// The dyad kernels' blocks: x the block within its cell, y and z the cell
+// (y + z gridDim.y: gridDim.y is at most 65,535), so that consecutive blocks
+// cover a cell's dyads in order, as a one-dimensional grid does, without its
+// division by the blocks per cell. With the cell as x instead, the blocks
+// running together were of a thousand cells, a dyad's z neighbours (1,000
+// dyads on) were read by blocks far apart in time, and diffusion ran 8%
+// slower (docs/gpu-notebook.md, item 33).
+__device__ __forceinline__ unsigned block_cell() { return blockIdx.y + blockIdx.z * gridDim.y; }
 
 template <class T>
 __device__ __forceinline__ const T *cell_params(const dyad_args<T> &a, size_t c)
@@ -136,8 +147,10 @@ __global__ void dyad_setup(dyad_args<T> a)
     T y[GR_NSTATE];
     for (int v = 0; v < GR_NSTATE; v++) y[v] = a.y[v][c];
     typename dyad_types<T>::cell cc;
-    dyad_types<T>::setup(&cc, y, cell_params(a, c), a.dt);
+    const T *p = cell_params(a, c);
+    dyad_types<T>::setup(&cc, y, p, a.dt);
     a.cellc[k] = cc;
+    dyad_types<T>::coefs(p, a.dcoef + 6 * k, a.dcoef + 6 * k + 3);
 }
 
 // Registers bound the reaction kernel's occupancy (it waits on the latency of
@@ -150,13 +163,14 @@ template <class T>
 __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad_args<T> a)
 {
     typedef dyad_types<T> DT;
-    const size_t k = blockIdx.x / a.bpc;
-    const int d = (int)(blockIdx.x % a.bpc) * blockDim.x + threadIdx.x;
+    const unsigned k = block_cell();
+    const int d = (int)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.ncells) return;   // the whole block
     double s[DS_REACT];
 #pragma unroll
     for (int m = 0; m < DS_REACT; m++) s[m] = 0;
     if (d < a.n) {
-        const size_t q = k * a.n + d;
+        const size_t q = (size_t)k * a.n + d;
         typename DT::state x;
         DT::load(&x, a.var, a.ryr, q);
         uint32_t w[10];
@@ -168,32 +182,58 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
         DT::store(&x, a.var, a.ryr, q);
         DT::accumulate(s, &x, &o);
     }
-    block_sums<DS_REACT>(s, a.part + (size_t)blockIdx.x * DS_COUNT);
+    block_sums<DS_REACT>(s, a.part + ((size_t)k * a.bpc + blockIdx.x) * DS_COUNT);
 }
 
+// floor(d / D) for d D < 2^32 from m = dyad_grid_div(D) (0 for D = 1): the
+// high word of d m, with m = floor(2^32 / D) + 1 = 2^32 / D + e, 0 < e <= 1,
+// is floor(d / D + d e / 2^32), and d e / 2^32 < 1 / D keeps it below the
+// next integer. One multiplication where the division by a value known only
+// at run time was some 15 instructions (the dyads' grid position, three a
+// dyad).
+uint32_t dyad_grid_div(uint32_t D) { return D == 1 ? 0 : (uint32_t)(((uint64_t)1 << 32) / D + 1); }
+static_assert((uint64_t)GR_MAX_DYADS * GR_MAX_DYADS < ((uint64_t)1 << 32), "grid_quot: d D < 2^32");
+__device__ __forceinline__ int grid_quot(int d, uint32_t m) { return m ? (int)__umulhi((uint32_t)d, m) : d; }
+
+// p unchanged, but opaque to the compiler: a field's base pointer for the
+// cell, which it would otherwise fold into each neighbour's 64-bit address
+// (four instructions a load instead of one).
+template <class T>
+__device__ __forceinline__ const T *opaque(const T *p)
+{
+    asm("" : "+l"(p));
+    return p;
+}
+
+// The three diffused fields of one dyad, its neighbours found once for them
+// (the same values, in the same order, as the CPU's dyad_diffuse_point).
 template <class T>
 __global__ void __launch_bounds__(256) dyad_diffuse(dyad_args<T> a)
 {
     typedef dyad_types<T> DT;
-    const size_t k = blockIdx.x / a.bpc;
-    const int d = (int)(blockIdx.x % a.bpc) * blockDim.x + threadIdx.x;
+    const unsigned k = block_cell();
+    const int d = (int)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.ncells) return;   // the whole block
     double s[3] = {0, 0, 0};
     if (d < a.n) {
         const int nx = a.shape[0], ny = a.shape[1];
-        const int pos[3] = {d % nx, d / nx % ny, d / (nx * ny)}, shape[3] = {a.shape[0], a.shape[1], a.shape[2]};
-        const size_t off = k * a.n;
-        T cyt[3], sr[3];
-        DT::coefs(cell_params(a, a.lcell[k]), cyt, sr);
+        const int qx = grid_quot(d, a.div_x), z = grid_quot(d, a.div_xy);
+        const int pos[3] = {d - qx * nx, qx - z * ny, z}, shape[3] = {a.shape[0], a.shape[1], a.shape[2]};
+        int nb[6];
+        dyad_neighbours(d, pos, shape, nb);
+        const size_t off = (size_t)k * a.n;
+        const T cyt[3] = {a.dcoef[6 * k], a.dcoef[6 * k + 1], a.dcoef[6 * k + 2]};
+        const T sr[3] = {a.dcoef[6 * k + 3], a.dcoef[6 * k + 4], a.dcoef[6 * k + 5]};
         const int type = a.cellc[k].type;
-        const T cass = DT::diffuse(a.var[MS_CASS] + off, d, pos, shape, cyt, a.dt, 2, type);
-        const T cacyt = DT::diffuse(a.var[MS_CACYT] + off, d, pos, shape, cyt, a.dt, 1, type);
-        const T cansr = DT::diffuse(a.var[MS_CANSR] + off, d, pos, shape, sr, a.dt, 0, type);
+        const T cass = DT::diffuse(opaque(a.var[MS_CASS] + off), d, nb, shape, cyt, a.dt, 2, type);
+        const T cacyt = DT::diffuse(opaque(a.var[MS_CACYT] + off), d, nb, shape, cyt, a.dt, 1, type);
+        const T cansr = DT::diffuse(opaque(a.var[MS_CANSR] + off), d, nb, shape, sr, a.dt, 0, type);
         a.next[MS_CASS][off + d] = cass;
         a.next[MS_CACYT][off + d] = cacyt;
         a.next[MS_CANSR][off + d] = cansr;
         s[0] = cass; s[1] = cacyt; s[2] = cansr;
     }
-    block_sums<3>(s, a.part + (size_t)blockIdx.x * DS_COUNT + DS_CASS);
+    block_sums<3>(s, a.part + ((size_t)k * a.bpc + blockIdx.x) * DS_COUNT + DS_CASS);
 }
 
 // One warp per cell: lane m adds sum m over the cell's blocks, in block order.
@@ -233,7 +273,7 @@ struct gpu_dyads {
     uint64_t *gcell;
     uint64_t key_period;
     unsigned char *clamp;
-    void *cellc, *p;
+    void *cellc, *p, *dcoef;
     double *part;
     std::vector<double> p_host;             // the parameters last uploaded
     std::vector<unsigned char> p_bytes;     // in the state's precision
@@ -248,7 +288,7 @@ double gpu_dyads_bytes(const sim *s, size_t ncells)
 {
     if (!s->m.def->multiscale) return 0;
     const int n = (int)s->m.p[GR_DYADS], bpc = (n + threads_for(n) - 1) / threads_for(n);
-    const double per_cell = cell_coef_bytes(s->fp64) + 8.0 * DS_COUNT * bpc + 8 + 8 + 1;
+    const double per_cell = cell_coef_bytes(s->fp64) + 6.0 * (s->fp64 ? 8 : 4) + 8.0 * DS_COUNT * bpc + 8 + 8 + 1;
     return multiscale_need(s, ncells) + per_cell * ncells + 8.0 * MODEL_MAX_PARAM;
 }
 
@@ -286,6 +326,7 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
          alloc((void **)&g->gcell, nc * sizeof(uint64_t), total, err, errlen) &&
          alloc((void **)&g->clamp, nc, total, err, errlen) &&
          alloc(&g->cellc, nc * cell_coef_bytes(s->fp64), total, err, errlen) &&
+         alloc(&g->dcoef, nc * 6 * es, total, err, errlen) &&
          alloc((void **)&g->part, nc * g->bpc * DS_COUNT * sizeof(double), total, err, errlen) &&
          alloc(&g->p, MODEL_MAX_PARAM * es, total, err, errlen);
     if (!ok) { gpu_dyads_free(g); return nullptr; }
@@ -324,7 +365,7 @@ void gpu_dyads_free(gpu_dyads *g)
     if (!g) return;
     for (int v = 0; v < MS_NVAR; v++) { cudaFree(g->var[v]); cudaFree(g->next[v]); }
     cudaFree(g->ryr); cudaFree(g->lcell); cudaFree(g->gcell); cudaFree(g->clamp);
-    cudaFree(g->cellc); cudaFree(g->part); cudaFree(g->p);
+    cudaFree(g->cellc); cudaFree(g->dcoef); cudaFree(g->part); cudaFree(g->p);
     delete g;
 }
 
@@ -363,16 +404,21 @@ static void step_typed(gpu_dyads *g, const dyad_launch &l)
     for (int v = 0; v < MS_NVAR; v++) { a.var[v] = (T *)g->var[v]; a.next[v] = (T *)g->next[v]; }
     a.ryr = g->ryr;
     a.cellc = (typename dyad_types<T>::cell *)g->cellc;
+    a.dcoef = (T *)g->dcoef;
     a.part = g->part;
     a.ncells = g->ncells;
     a.n = g->n;
     for (int q = 0; q < 3; q++) a.shape[q] = g->shape[q];
     a.bpc = g->bpc;
+    a.div_x = dyad_grid_div((uint32_t)g->shape[0]);
+    a.div_xy = dyad_grid_div((uint32_t)(g->shape[0] * g->shape[1]));
     a.seed = g->seed;
     a.step = l.step;
     a.dt = (T)l.dt;
     if (!g->ncells) return;
-    const unsigned cells = blocks_of(g->ncells, 128), dyads = (unsigned)(g->ncells * g->bpc);
+    const unsigned cells = blocks_of(g->ncells, 128);
+    const unsigned cy = (unsigned)std::min<size_t>(g->ncells, 65535);
+    const dim3 dyads((unsigned)g->bpc, cy, (unsigned)((g->ncells + cy - 1) / cy));   // block_cell
     dyad_setup<T><<<cells, 128, 0, l.stream>>>(a);
     dyad_react<T><<<dyads, g->threads, 0, l.stream>>>(a);
     dyad_diffuse<T><<<dyads, g->threads, 0, l.stream>>>(a);

@@ -13,16 +13,17 @@
 
 typedef struct { uint32_t v[4]; } rng_block;
 
-CARDIAC_HD uint32_t rng_mulhi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
-
 /* The Philox4x32 bijection with 10 rounds of counter c under key k. */
 CARDIAC_HD rng_block rng_philox4x32_10(rng_block c, uint32_t k0, uint32_t k1)
 {
     for (int r = 0; r < 10; r++) {
         if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }   /* Weyl key schedule */
-        const uint32_t h0 = rng_mulhi(0xD2511F53u, c.v[0]), l0 = 0xD2511F53u * c.v[0];
-        const uint32_t h1 = rng_mulhi(0xCD9E8D57u, c.v[2]), l1 = 0xCD9E8D57u * c.v[2];
-        rng_block n = {{h1 ^ c.v[1] ^ k0, l1, h0 ^ c.v[3] ^ k1, l0}};
+        /* each product's high and low words from one 64-bit product: on the
+         * GPU one wide multiply, where a separate low product cost one more
+         * instruction each (docs/gpu-notebook.md, item 33) */
+        const uint64_t p0 = (uint64_t)0xD2511F53u * c.v[0], p1 = (uint64_t)0xCD9E8D57u * c.v[2];
+        rng_block n = {{(uint32_t)(p1 >> 32) ^ c.v[1] ^ k0, (uint32_t)p1, (uint32_t)(p0 >> 32) ^ c.v[3] ^ k1,
+                        (uint32_t)p0}};
         c = n;
     }
     return c;
