@@ -3,10 +3,9 @@
  * read from its machine code), operation for operation, so every result is
  * the library's to the bit (tests/gpu_exp.cu compares them), with its
  * constants in constant memory. The library's copy, called out of line, set
- * each of its 64-bit constants with two immediate moves (20 of its 42
- * instructions; 29% of the instructions of ORd's fp64 step were such moves);
- * here each is one load from the constant bank (docs/gpu-notebook.md,
- * item 34).
+ * eleven of its 64-bit constants with two immediate moves each (22 of its 48
+ * instructions, a fifth of ORd's fp64 step); here each is one load from the
+ * constant bank (docs/gpu-notebook.md, item 34).
  *
  * x = n ln2 + r with n = rint(x / ln2) (added to 1.5 2^52, so that n is the
  * low word), ln2 in two parts; e^r by its degree-11 polynomial; n added to
