@@ -156,8 +156,12 @@ __global__ void dyad_setup(dyad_args<T> a)
 // Registers bound the reaction kernel's occupancy (it waits on the latency of
 // dependent double operations in the binomial draws): unbounded, fp64 took
 // 145 registers (one block of 256 per SM, 12.5% occupancy) and fp32 110
-// (25%). Asking for 2 and 3 resident blocks caps them at 128 and 85.
-template <class T> constexpr int react_blocks_per_sm() { return sizeof(T) == 8 ? 2 : 3; }
+// (25%). With the cell's coefficients in shared memory (dyad_react) fp64
+// needs 96 and fp32 80 without spilling; asking for 3 and 4 resident blocks
+// caps them at 80 and 64, with 32 and 60 bytes of spills, and ran 15% and 6%
+// faster than 2 and 3 blocks (4 blocks in fp64, 64 registers and 112 bytes
+// of spills, ran 3% slower than 3: docs/gpu-notebook.md, item 33).
+template <class T> constexpr int react_blocks_per_sm() { return sizeof(T) == 8 ? 3 : 4; }
 
 template <class T>
 __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad_args<T> a)
@@ -166,6 +170,21 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
     const unsigned k = block_cell();
     const int d = (int)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= a.ncells) return;   // the whole block
+    // the cell's coefficients and parameters, the same for every thread of
+    // the block, in shared memory, read where the step uses them: copied
+    // into each thread's registers, the coefficients (36 words in fp32) were
+    // what spilled (about 100 bytes a thread; none with this at 80 registers)
+    __shared__ typename DT::cell cc;
+    __shared__ T par[MODEL_MAX_PARAM];
+    {
+        const T *p = cell_params(a, a.lcell[k]);
+        for (int i = threadIdx.x; i < MODEL_MAX_PARAM; i += blockDim.x) par[i] = p[i];
+        static_assert(sizeof(cc) % 4 == 0, "the cell's coefficients as words");
+        const uint32_t *src = (const uint32_t *)(a.cellc + k);
+        uint32_t *dst = (uint32_t *)&cc;
+        for (int i = threadIdx.x; i < (int)(sizeof(cc) / 4); i += blockDim.x) dst[i] = src[i];
+        __syncthreads();
+    }
     double s[DS_REACT];
 #pragma unroll
     for (int m = 0; m < DS_REACT; m++) s[m] = 0;
@@ -176,9 +195,8 @@ __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad
         uint32_t w[10];
         dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step,
                    (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
-        const typename DT::cell cc = a.cellc[k];
         typename DT::out o;
-        DT::step(&x, &cc, cell_params(a, a.lcell[k]), a.dt, w, a.clamp[k], &o);
+        DT::step(&x, &cc, par, a.dt, w, a.clamp[k], &o);
         DT::store(&x, a.var, a.ryr, q);
         DT::accumulate(s, &x, &o);
     }
