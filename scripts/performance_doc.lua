@@ -242,18 +242,18 @@ for _, prec in ipairs{"mixed", "fp64"} do
 end
 csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 dyads per cell (one H100)",
   "`cardiac protocols/calcium_benchmark.lua 20 docs/data/calcium/benchmark-h100.csv` (H100 80GB HBM3, "
-    .. "2026-11-26, commit 78bb481): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
+    .. "2026-11-26, commit 360e423): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
     .. "median of 5 x 20 steps after a warm-up (CUDA events). Issue 6's measure is cell-steps/s (cells x steps / "
     .. "s): the thesis reached 20,623 on one K20X with 1,416 cells (Altanaite 2017, fig. 6.4); the goal was "
     .. "500,000; issue 34's is 1,500,000 in fp32. GB/s: the 88 (fp32) or 168 (fp64) bytes a dyad-step must move "
     .. "(7 reals and the packed RyR counts read and written by the reaction, 3 reals by diffusion); %copy: "
     .. "against the measured copy bandwidth. The stage is bound by instruction issue and latency, not bytes "
-    .. "(Nsight Compute on the 12 mm fp32 case: the reaction kernel, most of a step, issues 0.65-0.70 warp "
-    .. "instructions a scheduler and cycle at 35% occupancy): it draws up to 12 random words (three "
+    .. "(Nsight Compute on the 12 mm fp32 case: the reaction kernel, most of a step, runs four blocks of 256 "
+    .. "threads an SM, 47% of the warp slots, at 64 registers): it draws up to 12 random words (three "
     .. "Philox4x32-10 blocks, the third only where the RyRs' C2 or C3 hold channels; the column counts 12) and up "
     .. "to 10 binomial variates in double precision per dyad-step, a resting channel's without their tail "
-    .. "(docs/gpu-notebook.md, items 10, 22 and 33: the last took 14.60 ms to 11.61 in fp32 and 21.14 to 17.31 "
-    .. "in fp64, measured alternately with the build before, with every count and sum the same to the bit). The "
+    .. "(docs/gpu-notebook.md, items 10, 22 and 33: the last took 14.60 ms to 10.95 in fp32 and 21.14 to 14.88 "
+    .. "in fp64, each step measured alternately with the build before, with every count and sum the same to the bit). The "
     .. "CPU rows used the GPU machine's 16 cores for two steps, for scale (they vary by 20% from run to run).",
   {"case", "backend", "precision", "cells", "ms/step", "cell-steps/s", "dyad-steps/s", "GB/s", "%copy",
    "random words/s"},
