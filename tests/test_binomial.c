@@ -197,8 +197,7 @@ static void split_in_full(int n, double p1, double p2, uint32_t x1, uint32_t x2,
 
 static int none_with(int m, double p, double s, uint32_t x, double factor)
 {
-    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);
-    return 2 * p <= s && w * s >= (double)m * p * factor;
+    return 2 * p <= s && binomial_w(x) * s >= (double)m * p * factor;
 }
 
 /* The split's shortcut (binomial_none) changes no count: for the channel

@@ -47,6 +47,10 @@ CARDIAC_HD double binomial_any(int n, double p)
     return binomial_tail0(n, p, &f);
 }
 
+/* Word x as the uniform w in (0, 1) that binomial_draw and binomial_none
+ * compare: (x + 1/2) / 2^32, exact in double. */
+CARDIAC_HD double binomial_w(uint32_t x) { return ((double)x + 0.5) * (1.0 / 4294967296.0); }
+
 /* k ~ B(n, p) from one uniform word x; p is clipped to [0, 1]. */
 CARDIAC_HD int binomial_draw(int n, double p, uint32_t x)
 {
@@ -54,7 +58,7 @@ CARDIAC_HD int binomial_draw(int n, double p, uint32_t x)
     if (p >= 1) return n;
     const int flip = p > 0.5;           /* sample the smaller tail, n - B(n, 1-p) */
     const double q = flip ? 1 - p : p;
-    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);   /* uniform in (0, 1) */
+    const double w = binomial_w(x);
     /* Nothing moves when w is above n q, which bounds P(X > 0) = 1 - (1-q)^n
      * from above (Bernoulli's inequality) with room for the rounding of its
      * computation below (a few ulps against the factor's 1e-7): the common
@@ -86,8 +90,7 @@ CARDIAC_HD int binomial_draw(int n, double p, uint32_t x)
  * draw's own test that nothing moves. p NaN gives false. */
 CARDIAC_HD int binomial_none(int m, double p, double s, uint32_t x)
 {
-    const double w = ((double)x + 0.5) * (1.0 / 4294967296.0);
-    return 2 * p <= s && w * s >= (double)m * p * 1.0000002;
+    return 2 * p <= s && binomial_w(x) * s >= (double)m * p * 1.0000002;
 }
 
 /* Counts leaving one state along two exclusive transitions of one-step
