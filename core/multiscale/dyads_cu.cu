@@ -12,8 +12,10 @@
 //   dyad_diffuse one thread per dyad: cass, cacyt, cansr from the reacted
 //                values of its neighbours; the block's sums;
 //   dyad_finish  one warp per cell: the blocks' sums, in block order, into
-//                the cell's means. Fixed-order sums, no atomics: a run is
-//                reproducible bit for bit.
+//                the cell's means.
+// In fp32, where a cell's diffused fields fit in shared memory, one block per
+// cell does the last three (dyad_cell_step). Fixed-order sums, no atomics: a
+// run is reproducible bit for bit.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -42,6 +44,8 @@ template <class T> struct dyad_types;
                                     out *o) { dyad_step_##S(x, c, p, dt, w, clamp, o); }                          \
         static __device__ void load(state *x, T *const *v, const uint32_t *r, size_t q) { dyad_load_##S(x, v, r, q); } \
         static __device__ void store(const state *x, T *const *v, uint32_t *r, size_t q) { dyad_store_##S(x, v, r, q); } \
+        static __device__ void store_split(const state *x, T *const *v, uint32_t *r, size_t q, T *const *f, size_t qf) \
+        { dyad_store_split_##S(x, v, r, q, f, qf); }                                                            \
         static __device__ void accumulate(double *s, const state *x, const out *o) { dyad_accumulate_##S(s, x, o); } \
         static __device__ T mean(int m, double s, int n, int r) { return dyad_mean_##S(m, s, n, r); }       \
         static __device__ void coefs(const T *p, T *cyt, T *sr) { dyad_diffusion_coefs_##S(p, cyt, sr); }       \
@@ -115,13 +119,14 @@ __device__ __forceinline__ void halve(double *v, int lane, int off)
     }
 }
 
-template <int NV>
-__device__ __forceinline__ void block_sums(const double *s, double *out)
+// The warp's part: row[v] = the sum of s[v] over the warp's 32 lanes (all
+// of them active), written (ACC: added) by the lane that holds it.
+template <int NV, bool ACC = false>
+__device__ __forceinline__ void warp_sums(const double *s, double *row)
 {
     static_assert(NV >= 1 && NV <= 32, "block_sums: 1 to 32 values");
     constexpr int P = NV <= 1 ? 1 : NV <= 2 ? 2 : NV <= 4 ? 4 : NV <= 8 ? 8 : NV <= 16 ? 16 : 32;
-    __shared__ double warp_sum[32][NV];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const int lane = threadIdx.x & 31;
     double v[P];
 #pragma unroll
     for (int i = 0; i < P; i++) v[i] = i < NV ? s[i] : 0.0;
@@ -129,7 +134,18 @@ __device__ __forceinline__ void block_sums(const double *s, double *out)
 #pragma unroll
     for (int off = 16 / P; off >= 1; off /= 2) v[0] += __shfl_xor_sync(0xffffffffu, v[0], off);
     const int span = 32 / P, j = lane / span;
-    if (lane % span == 0 && j < NV) warp_sum[warp][j] = v[0];
+    if (lane % span == 0 && j < NV) {
+        if (ACC) row[j] += v[0];
+        else row[j] = v[0];
+    }
+}
+
+template <int NV>
+__device__ __forceinline__ void block_sums(const double *s, double *out)
+{
+    __shared__ double warp_sum[32][NV];
+    const int warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    warp_sums<NV>(s, warp_sum[warp]);
     __syncthreads();
     if (threadIdx.x < NV) {
         double t = 0;
@@ -163,42 +179,62 @@ __global__ void dyad_setup(dyad_args<T> a)
 // of spills, ran 3% slower than 3: docs/gpu-notebook.md, item 33).
 template <class T> constexpr int react_blocks_per_sm() { return sizeof(T) == 8 ? 3 : 4; }
 
+// The cell's coefficients and parameters into the block's shared memory,
+// the same for every thread of the block, read where the step uses them:
+// copied into each thread's registers, the coefficients (36 words in fp32)
+// were what spilled (about 100 bytes a thread; none with this at 80
+// registers). Ends with the block's barrier.
+template <class T>
+__device__ __forceinline__ void cell_to_shared(const dyad_args<T> &a, unsigned k, typename dyad_types<T>::cell &cc,
+                                               T *par)
+{
+    const T *p = cell_params(a, a.lcell[k]);
+    for (int i = threadIdx.x; i < MODEL_MAX_PARAM; i += blockDim.x) par[i] = p[i];
+    static_assert(sizeof(cc) % 4 == 0, "the cell's coefficients as words");
+    const uint32_t *src = (const uint32_t *)(a.cellc + k);
+    uint32_t *dst = (uint32_t *)&cc;
+    for (int i = threadIdx.x; i < (int)(sizeof(cc) / 4); i += blockDim.x) dst[i] = src[i];
+    __syncthreads();
+}
+
+// The reaction step of dyad d of cell k: its state read from a.var and
+// a.ryr, the new one stored there but for the diffused fields (cass, cacyt,
+// cansr), which go to diffused[0..2] at index qd; what the cell sums added
+// to s.
+template <class T>
+__device__ __forceinline__ void react_dyad(const dyad_args<T> &a, unsigned k, int d,
+                                           const typename dyad_types<T>::cell &cc, const T *par,
+                                           T *const *diffused, size_t qd, double *s)
+{
+    typedef dyad_types<T> DT;
+    typename DT::state x;
+    const size_t q = (size_t)k * a.n + d;
+    DT::load(&x, a.var, a.ryr, q);
+    uint32_t w[10];
+    dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step,
+               (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
+    typename DT::out o;
+    DT::step(&x, &cc, par, a.dt, w, a.clamp[k], &o);
+    DT::store_split(&x, a.var, a.ryr, q, diffused, qd);
+    DT::accumulate(s, &x, &o);
+}
+
 template <class T>
 __global__ void __launch_bounds__(256, react_blocks_per_sm<T>()) dyad_react(dyad_args<T> a)
 {
-    typedef dyad_types<T> DT;
     const unsigned k = block_cell();
     const int d = (int)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= a.ncells) return;   // the whole block
-    // the cell's coefficients and parameters, the same for every thread of
-    // the block, in shared memory, read where the step uses them: copied
-    // into each thread's registers, the coefficients (36 words in fp32) were
-    // what spilled (about 100 bytes a thread; none with this at 80 registers)
-    __shared__ typename DT::cell cc;
+    __shared__ typename dyad_types<T>::cell cc;
     __shared__ T par[MODEL_MAX_PARAM];
-    {
-        const T *p = cell_params(a, a.lcell[k]);
-        for (int i = threadIdx.x; i < MODEL_MAX_PARAM; i += blockDim.x) par[i] = p[i];
-        static_assert(sizeof(cc) % 4 == 0, "the cell's coefficients as words");
-        const uint32_t *src = (const uint32_t *)(a.cellc + k);
-        uint32_t *dst = (uint32_t *)&cc;
-        for (int i = threadIdx.x; i < (int)(sizeof(cc) / 4); i += blockDim.x) dst[i] = src[i];
-        __syncthreads();
-    }
+    cell_to_shared(a, k, cc, par);
     double s[DS_REACT];
 #pragma unroll
     for (int m = 0; m < DS_REACT; m++) s[m] = 0;
     if (d < a.n) {
         const size_t q = (size_t)k * a.n + d;
-        typename DT::state x;
-        DT::load(&x, a.var, a.ryr, q);
-        uint32_t w[10];
-        dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step,
-                   (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
-        typename DT::out o;
-        DT::step(&x, &cc, par, a.dt, w, a.clamp[k], &o);
-        DT::store(&x, a.var, a.ryr, q);
-        DT::accumulate(s, &x, &o);
+        T *const diffused[3] = {a.var[MS_CASS], a.var[MS_CACYT], a.var[MS_CANSR]};
+        react_dyad(a, k, d, cc, par, diffused, q, s);
     }
     block_sums<DS_REACT>(s, a.part + ((size_t)k * a.bpc + blockIdx.x) * DS_COUNT);
 }
@@ -223,36 +259,110 @@ __device__ __forceinline__ const T *opaque(const T *p)
     return p;
 }
 
-// The three diffused fields of one dyad, its neighbours found once for them
-// (the same values, in the same order, as the CPU's dyad_diffuse_point).
+// The three diffused fields of dyad d of cell k from the reacted ones at
+// src (the cell's cass, cacyt, cansr), its neighbours found once for them
+// (the same values, in the same order, as the CPU's dyad_diffuse_point),
+// written to a.next and into s.
+template <class T>
+__device__ __forceinline__ void diffuse_dyad(const dyad_args<T> &a, unsigned k, int d, const T *const *src,
+                                             double *s)
+{
+    typedef dyad_types<T> DT;
+    const int nx = a.shape[0], ny = a.shape[1];
+    const int qx = grid_quot(d, a.div_x), z = grid_quot(d, a.div_xy);
+    const int pos[3] = {d - qx * nx, qx - z * ny, z}, shape[3] = {a.shape[0], a.shape[1], a.shape[2]};
+    int nb[6];
+    dyad_neighbours(d, pos, shape, nb);
+    const size_t off = (size_t)k * a.n;
+    const T cyt[3] = {a.dcoef[6 * k], a.dcoef[6 * k + 1], a.dcoef[6 * k + 2]};
+    const T sr[3] = {a.dcoef[6 * k + 3], a.dcoef[6 * k + 4], a.dcoef[6 * k + 5]};
+    const int type = a.cellc[k].type;
+    const T cass = DT::diffuse(src[0], d, nb, shape, cyt, a.dt, 2, type);
+    const T cacyt = DT::diffuse(src[1], d, nb, shape, cyt, a.dt, 1, type);
+    const T cansr = DT::diffuse(src[2], d, nb, shape, sr, a.dt, 0, type);
+    a.next[MS_CASS][off + d] = cass;
+    a.next[MS_CACYT][off + d] = cacyt;
+    a.next[MS_CANSR][off + d] = cansr;
+    s[0] = cass; s[1] = cacyt; s[2] = cansr;
+}
+
 template <class T>
 __global__ void __launch_bounds__(256) dyad_diffuse(dyad_args<T> a)
 {
-    typedef dyad_types<T> DT;
     const unsigned k = block_cell();
     const int d = (int)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= a.ncells) return;   // the whole block
     double s[3] = {0, 0, 0};
     if (d < a.n) {
-        const int nx = a.shape[0], ny = a.shape[1];
-        const int qx = grid_quot(d, a.div_x), z = grid_quot(d, a.div_xy);
-        const int pos[3] = {d - qx * nx, qx - z * ny, z}, shape[3] = {a.shape[0], a.shape[1], a.shape[2]};
-        int nb[6];
-        dyad_neighbours(d, pos, shape, nb);
         const size_t off = (size_t)k * a.n;
-        const T cyt[3] = {a.dcoef[6 * k], a.dcoef[6 * k + 1], a.dcoef[6 * k + 2]};
-        const T sr[3] = {a.dcoef[6 * k + 3], a.dcoef[6 * k + 4], a.dcoef[6 * k + 5]};
-        const int type = a.cellc[k].type;
-        const T cass = DT::diffuse(opaque(a.var[MS_CASS] + off), d, nb, shape, cyt, a.dt, 2, type);
-        const T cacyt = DT::diffuse(opaque(a.var[MS_CACYT] + off), d, nb, shape, cyt, a.dt, 1, type);
-        const T cansr = DT::diffuse(opaque(a.var[MS_CANSR] + off), d, nb, shape, sr, a.dt, 0, type);
-        a.next[MS_CASS][off + d] = cass;
-        a.next[MS_CACYT][off + d] = cacyt;
-        a.next[MS_CANSR][off + d] = cansr;
-        s[0] = cass; s[1] = cacyt; s[2] = cansr;
+        const T *const src[3] = {opaque(a.var[MS_CASS] + off), opaque(a.var[MS_CACYT] + off),
+                                 opaque(a.var[MS_CANSR] + off)};
+        diffuse_dyad(a, k, d, src, s);
     }
     block_sums<3>(s, a.part + ((size_t)k * a.bpc + blockIdx.x) * DS_COUNT + DS_CASS);
 }
+
+// The whole stage of one cell in one block, where the cell's three diffused
+// fields fit in shared memory (fp32: 120 KB for 10,000 dyads): the reaction
+// of every dyad, its cass, cacyt and cansr kept in shared memory, a barrier,
+// diffusion from there, and the cell's means. A step then reads and writes
+// those fields in global memory once instead of twice, diffusion reads its
+// neighbours from shared memory instead of through L2, and two of the four
+// launches are gone. Thread t handles dyads t, t + blockDim.x, ...; each warp
+// adds its warp sums (warp_sums) over its dyads into a row of its own, and
+// the means add the rows in warp order. Keeping every warp's sums instead, to
+// add them in dyad_react's and dyad_diffuse's order, took 48 KB more: shared
+// memory then left L1 too little room for the kernel's spills, and the step
+// ran 8% slower (docs/gpu-notebook.md, item 35). In fp32 the sums' order
+// reaches the cell state only through a double rounded to float. 1,024
+// threads (64 registers, 76 bytes of spills) ran faster than 896 (72) and
+// 768 (80, 36 bytes): 10.17 ms a step against 10.51 and 10.62 (item 35).
+constexpr int CELL_THREADS = 1024;
+
+template <class T>
+__global__ void __launch_bounds__(CELL_THREADS, 1) dyad_cell_step(dyad_args<T> a)
+{
+    typedef dyad_types<T> DT;
+    const unsigned k = blockIdx.x;
+    extern __shared__ double cell_smem[];
+    const int slots = (a.n + 31) & ~31, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    double *wr = cell_smem, *wd = wr + 32 * DS_REACT;   // per warp: the reaction's sums, diffusion's
+    T *const fld = (T *)(wd + 32 * 3);
+    __shared__ typename DT::cell cc;
+    __shared__ T par[MODEL_MAX_PARAM];
+    if (lane < DS_REACT) wr[warp * DS_REACT + lane] = 0;
+    if (lane < 3) wd[warp * 3 + lane] = 0;
+    cell_to_shared(a, k, cc, par);
+    // slots (the dyads rounded up to a warp) and blockDim.x are multiples of
+    // 32: whole warps take part
+    for (int d = threadIdx.x; d < slots; d += blockDim.x) {
+        double s[DS_REACT];
+#pragma unroll
+        for (int m = 0; m < DS_REACT; m++) s[m] = 0;
+        if (d < a.n) {
+            T *const diffused[3] = {fld, fld + a.n, fld + 2 * a.n};
+            react_dyad(a, k, d, cc, par, diffused, (size_t)d, s);
+        }
+        warp_sums<DS_REACT, true>(s, wr + warp * DS_REACT);
+    }
+    __syncthreads();
+    const T *const src[3] = {fld, fld + a.n, fld + 2 * a.n};
+    for (int d = threadIdx.x; d < slots; d += blockDim.x) {
+        double s[3] = {0, 0, 0};
+        if (d < a.n) diffuse_dyad(a, k, d, src, s);
+        warp_sums<3, true>(s, wd + warp * 3);
+    }
+    __syncthreads();
+    const int m = threadIdx.x, nw = blockDim.x >> 5;
+    if (m < DS_COUNT) {
+        double t = 0;
+        for (int w = 0; w < nw; w++) t += m < DS_REACT ? wr[w * DS_REACT + m] : wd[w * 3 + m - DS_REACT];
+        a.y[dyad_sum_state(m)][a.lcell[k]] = DT::mean(m, t, a.n, (int)par[GR_READING]);
+    }
+}
+
+// Dynamic shared memory of dyad_cell_step: the warps' sums, then the fields.
+size_t cell_step_smem(int n, size_t es) { return 32 * (DS_REACT + 3) * 8 + 3 * (size_t)n * es; }
 
 // One warp per cell: lane m adds sum m over the cell's blocks, in block order.
 template <class T>
@@ -293,6 +403,7 @@ struct gpu_dyads {
     unsigned char *clamp;
     void *cellc, *p, *dcoef;
     double *part;
+    size_t cell_smem;                       // dyad_cell_step's dynamic shared memory, 0: the separate kernels
     std::vector<double> p_host;             // the parameters last uploaded
     std::vector<unsigned char> p_bytes;     // in the state's precision
 };
@@ -321,6 +432,25 @@ static bool alloc(void **p, size_t bytes, double total, char *err, size_t errlen
     snprintf(err, errlen, "out of GPU memory for the calcium release units: they need %.3g GB, %.3g GB is free of "
              "%.3g GB (%s)", total / 1e9, fr / 1e9, tot / 1e9, cudaGetErrorString(e));
     return false;
+}
+
+// Whether a cell's stage runs as one block (dyad_cell_step): in fp32, where
+// its shared memory fits a block. fp64 keeps the separate kernels: its
+// reaction needs 80 registers a thread without spilling much (item 33), and
+// a block of 1,024 threads gets 64. The bytes of dynamic shared memory, or 0.
+static size_t cell_step_bytes(const gpu_dyads *g)
+{
+    if (g->fp64 || g->ncells == 0 || g->ncells > 0x7fffffffu) return 0;
+    const size_t bytes = cell_step_smem(g->n, sizeof(float));
+    int dev = 0, optin = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, dyad_cell_step<float>) != cudaSuccess) { cudaGetLastError(); return 0; }
+    if (bytes + fa.sharedSizeBytes > (size_t)optin) return 0;
+    if (cudaFuncSetAttribute(dyad_cell_step<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) !=
+        cudaSuccess) { cudaGetLastError(); return 0; }
+    return bytes;
 }
 
 gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
@@ -357,6 +487,7 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
     cudaMemcpyAsync(g->lcell, ms->lcell, g->ncells * sizeof(size_t), cudaMemcpyHostToDevice, st);
     cudaMemcpyAsync(g->gcell, ms->gcell, g->ncells * sizeof(uint64_t), cudaMemcpyHostToDevice, st);
     g->key_period = ms->key_period;
+    g->cell_smem = cell_step_bytes(g);
     gpu_dyads_params(g, s->m.p, s->m.def->nparam, st);
     const cudaError_t e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) {
@@ -438,6 +569,13 @@ static void step_typed(gpu_dyads *g, const dyad_launch &l)
     const unsigned cy = (unsigned)std::min<size_t>(g->ncells, 65535);
     const dim3 dyads((unsigned)g->bpc, cy, (unsigned)((g->ncells + cy - 1) / cy));   // block_cell
     dyad_setup<T><<<cells, 128, 0, l.stream>>>(a);
+    if constexpr (sizeof(T) == 4) {
+        if (g->cell_smem) {
+            const int slots = (g->n + 31) & ~31;
+            dyad_cell_step<T><<<(unsigned)g->ncells, std::min(slots, CELL_THREADS), g->cell_smem, l.stream>>>(a);
+            return;
+        }
+    }
     dyad_react<T><<<dyads, g->threads, 0, l.stream>>>(a);
     dyad_diffuse<T><<<dyads, g->threads, 0, l.stream>>>(a);
     dyad_finish<T><<<blocks_of(g->ncells * 32, 128), 128, 0, l.stream>>>(a);

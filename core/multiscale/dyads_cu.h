@@ -1,10 +1,10 @@
 // The dyad stage of multiscale cell models on the GPU (the GPU half of
 // core/multiscale/multiscale.c; its C entry points are in multiscale.h):
 // every dyad's state in GPU memory for the whole run, and one time step of
-// every dyad of every owned tissue cell as four kernels on the compute
-// stream (dyads_cu.cu): the cells' shared coefficients, the
-// reaction step of each dyad with per-block sums, diffusion between the
-// cell's dyads with per-block sums, and the cells' means. The equations are
+// every dyad of every owned tissue cell as kernels on the compute stream
+// (dyads_cu.cu): the cells' shared coefficients, the reaction step of each
+// dyad, diffusion between the cell's dyads, and the cells' means (in fp32
+// the last three in one kernel, a block per cell). The equations are
 // core/multiscale/dyads.h, the same functions as the CPU's stage, and the random words
 // the same keys (core/multiscale/dyad_rng.h), so both backends draw the same channel
 // counts from the same probabilities.
