@@ -69,7 +69,7 @@ static double ryr_chain(int M, int steps, uint32_t seed, double *max_z)
         for (int d = 0; d < M; d++) {
             uint32_t w[10];
             struct dyad_out_f64 o;
-            dyad_words(seed, d, 0, (uint64_t)n, (x[d].ryr[DYAD_C2] | x[d].ryr[DYAD_C3]) != 0, w);
+            dyad_words(seed, d, 0, (uint64_t)n, x[d].ryr, w);
             hold(&x[d], cads, cajsr);
             dyad_step_f64(&x[d], &c, p, dt, w, DYAD_RYR_FREE, &o);
             open += x[d].ryr[DYAD_O1];
@@ -113,7 +113,7 @@ static void lcc_mean(void)
         uint32_t w[10];
         hold(&x, 5, 1);
         x.ryr[0] = GR_NRYR; x.ryr[1] = x.ryr[2] = x.ryr[3] = 0;
-        dyad_words(9, d % 10000, (uint64_t)(d / 10000), 0, 0, w);   /* (C2 and C3 empty) */
+        dyad_words(9, d % 10000, (uint64_t)(d / 10000), 0, x.ryr, w);
         dyad_step_f64(&x, &c, p, 0.05, w, DYAD_RYR_FREE, &o);
         const double fp = 1 / (1 + 0.15 / o.camka);   /* the dyad's phosphorylated fraction */
         expect += GR_NLCC * ((1 - fp) * qnp + fp * qp);
@@ -132,7 +132,7 @@ static void clamps_and_words(void)
     hold(&a, 0.1, 1.5);
     a.ryr[0] = 60; a.ryr[1] = 10; a.ryr[2] = 25; a.ryr[3] = 5;
     b = a;
-    dyad_words(4, 17, 123456789012ull, 99, 1, w);
+    dyad_words(4, 17, 123456789012ull, 99, a.ryr, w);
     dyad_step_f64(&a, &c, p, 0.05, w, DYAD_RYR_FREE, &o);
     dyad_step_f64(&b, &c, p, 0.05, w, DYAD_RYR_FREE, &o);
     CHECK(memcmp(a.ryr, b.ryr, sizeof a.ryr) == 0 && a.cajsr == b.cajsr, "the same words give the same dyad");

@@ -1,13 +1,19 @@
 /* The random numbers of one calcium release unit in one step (core/multiscale/dyads.h),
  * shared by the CPU and GPU dyad stages so that both draw the same channel
  * counts. Philox4x32-10 (core/multiscale/rng.h) keyed by (seed, stream = 3 dyad + call),
- * counter (global cell, step): call 0 gives the two words of the L-type
- * channels, calls 1 and 2 the eight of the RyRs (call 2, those of the RyRs
- * in C2 and C3, only where c23: either state holds channels). Nothing depends on which
+ * counter (global cell, step). Ten words, two per binomial split: the L-type
+ * channels (w[0], w[1]) and the RyRs in C1 (w[2], w[3]), O1 (w[4], w[5]), C2
+ * (w[6], w[7]) and C3 (w[8], w[9]). A state with no channels takes no word
+ * (binomial_split of n = 0), so the words are drawn by need: call 0 gives
+ * the L-type's and C1's, which every dyad takes; call 1 those of O1 and C2,
+ * only where either holds channels; call 2 those of C3, only where it holds
+ * some. A resting dyad (every RyR in C1) then draws one block of four words
+ * a step, not two (docs/gpu-notebook.md, item 35). Nothing depends on which
  * rank or GPU owns the cell or in which order cells and dyads are visited. */
 #ifndef CARDIAC_DYAD_RNG_H
 #define CARDIAC_DYAD_RNG_H
 #include "rng.h"
+#include "models/gaur_rudy_consts.h"   /* DYAD_C1 .. DYAD_C3 */
 
 /* The counter's cell of global cell gcell: gcell itself, or in an ensemble
  * (multiscale.key_period, core/engine/members.h) its index within its
@@ -17,21 +23,22 @@ CARDIAC_HD uint64_t dyad_key(uint64_t gcell, uint64_t key_period)
     return key_period ? gcell % key_period : gcell;
 }
 
-CARDIAC_HD void dyad_words(uint32_t seed, int dyad, uint64_t cell, uint64_t step, int c23, uint32_t *w)
+CARDIAC_HD void dyad_words(uint32_t seed, int dyad, uint64_t cell, uint64_t step, const int *ryr, uint32_t *w)
 {
     const uint32_t stream = 3u * (uint32_t)dyad;
     const rng_block b0 = rng_draw(seed, stream, cell, step);
-    const rng_block b1 = rng_draw(seed, stream + 1, cell, step);
-    w[0] = b0.v[0]; w[1] = b0.v[1];
-    for (int t = 0; t < 4; t++) w[2 + t] = b1.v[t];
-    /* the words of C2 and C3 only where either holds channels: with none,
-     * their draws take no word (binomial_draw of n = 0), and a resting RyR
-     * population has none there */
-    if (c23) {
-        const rng_block b2 = rng_draw(seed, stream + 2, cell, step);
-        for (int t = 0; t < 4; t++) w[6 + t] = b2.v[t];
+    for (int t = 0; t < 4; t++) w[t] = b0.v[t];
+    if (ryr[DYAD_O1] | ryr[DYAD_C2]) {
+        const rng_block b1 = rng_draw(seed, stream + 1, cell, step);
+        for (int t = 0; t < 4; t++) w[4 + t] = b1.v[t];
     } else {
-        for (int t = 0; t < 4; t++) w[6 + t] = 0;
+        for (int t = 0; t < 4; t++) w[4 + t] = 0;
+    }
+    if (ryr[DYAD_C3]) {
+        const rng_block b2 = rng_draw(seed, stream + 2, cell, step);
+        w[8] = b2.v[0]; w[9] = b2.v[1];
+    } else {
+        w[8] = w[9] = 0;
     }
 }
 

@@ -211,8 +211,7 @@ __device__ __forceinline__ void react_dyad(const dyad_args<T> &a, unsigned k, in
     const size_t q = (size_t)k * a.n + d;
     DT::load(&x, a.var, a.ryr, q);
     uint32_t w[10];
-    dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step,
-               (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
+    dyad_words(a.seed, d, dyad_key(a.gcell[k], a.key_period), (uint64_t)a.step, x.ryr, w);
     typename DT::out o;
     DT::step(&x, &cc, par, a.dt, w, a.clamp[k], &o);
     DT::store_split(&x, a.var, a.ryr, q, diffused, qd);

@@ -43,7 +43,7 @@ static void R(ms_cell)(const sim *s, multiscale *ms, real *const *var, const rea
         struct R(dyad_out) o;
         uint32_t w[10];
         R(dyad_load)(&x, (real *const *)ms->var, ms->ryr, q);
-        dyad_words(ms->seed, d, key, (uint64_t)step, (x.ryr[DYAD_C2] | x.ryr[DYAD_C3]) != 0, w);
+        dyad_words(ms->seed, d, key, (uint64_t)step, x.ryr, w);
         R(dyad_step)(&x, &cell, p, dt, w, ms->clamp[k], &o);
         R(dyad_store)(&x, (real *const *)ms->var, ms->ryr, q);
         R(dyad_accumulate)(sum, &x, &o);
