@@ -48,6 +48,7 @@ struct R(dyad_cell) {
     struct R(ord_ncx_k) ncx_i, ncx_ss;   /* exchanger rates with myoplasm and subspace Na+ */
     real gncx;                /* exchanger scale by cell type, uA/uF */
     real upf;                 /* SERCA scale by cell type */
+    real rtau_ss_myo, rtau_refill;   /* 1 / tau_ss_myo, 1 / tau_refill (1/ms) */
     int type;
 };
 
@@ -94,31 +95,32 @@ CARDIAC_HD void R(dyad_cell_setup)(struct R(dyad_cell) *c, const real *y, const 
     c->ncx_ss = R(ord_ncx_rates)(vfrt, y[ORD_NASS], p);
     c->gncx = p[ORD_GNCX] * R(ord_by_type)(type, 1, 1.1, 1.4);
     c->upf = R(ord_by_type)(type, 1, 1.3, 1) * p[ORD_JUP];
+    c->rtau_ss_myo = 1 / p[GR_TAU_SS_MYO];
+    c->rtau_refill = 1 / p[GR_TAU_REFILL];
     c->type = type;
 }
 
-/* x / c for a numerator that is 0 in a dyad at rest (no L-type channel or RyR
- * open): 0 / c is x itself, sign kept, so the result is the division's to
- * the bit. The GPU's IEEE division takes a slow path of some 30
- * instructions for a zero numerator; four such divisions were 7% of the
- * reaction kernel's instructions (docs/gpu-notebook.md, item 33). */
-CARDIAC_HD real R(div_rest_zero)(real x, real c) { return x == 0 ? x : x / c; }
 
 /* One step of one dyad (steps 1-5 above). w: ten uniform words, two for the
- * L-type channels, eight for the RyRs; clamp: DYAD_RYR_*. */
+ * L-type channels, eight for the RyRs; clamp: DYAD_RYR_*. Divisions by
+ * constants are products with their reciprocals, folded at compile time, and
+ * the cell's time constants' reciprocals come with its coefficients: on the
+ * GPU an IEEE division is some ten instructions (twenty in double), a
+ * product one (docs/gpu-notebook.md, item 35). */
 CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, const real *p, real dt,
                              const uint32_t *w, int clamp, struct R(dyad_out) *o)
 {
     const struct R(ord_geom) geo = R(ord_geometry)();
     const real nrep = GR_NREP, vds = (real)GR_VDS;   /* dyads represented; dyadic space volume */
-    const real vss = geo.vss / nrep, vmyo = geo.vmyo / nrep, vnsr = geo.vnsr / nrep, vjsr = geo.vjsr / nrep;
+    const real vss = geo.vss / nrep, vmyo = geo.vmyo / nrep, vjsr = geo.vjsr / nrep;
     const real cads = s->cads, cass = s->cass, cacyt = s->cacyt, cansr = s->cansr, cajsr = s->cajsr;
     const real cads_mm = (real)1e-3 * cads;
 
     /* 1. CaMKII (ORd, with the dyad's own Ca2+) and nca */
     const real acamk = 0.05, bcamk = 0.00068, camko = 0.05, kmcam = 0.0015, kmcamk = 0.15;
-    const real camkb = camko * (1 - s->camkt) / (1 + kmcam / cads_mm), camka = camkb + s->camkt;
-    const real fp = 1 / (1 + kmcamk / camka);
+    /* camko (1 - camkt) / (1 + kmcam / cads) and 1 / (1 + kmcamk / camka), over one division each */
+    const real camkb = camko * (1 - s->camkt) * cads_mm / (cads_mm + kmcam), camka = camkb + s->camkt;
+    const real fp = camka / (camka + kmcamk);
     s->camkt = R(forward_euler)(s->camkt, acamk * camkb * camka - bcamk * s->camkt, dt);
     s->nca = R(ord_nca_step)(s->nca, c->jca, cads_mm, c->nca_decay);
     o->camka = camka;
@@ -130,7 +132,7 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
     int nnp, np;
     binomial_split(GR_NLCC, qnp, qp, w[0], w[1], &nnp, &np);
     const real phos = 1.1;
-    const real open = R(div_rest_zero)((real)nnp + phos * (real)np, GR_NLCC);   /* open fraction, PCa-weighted */
+    const real open = ((real)nnp + phos * (real)np) * ((real)1 / GR_NLCC);   /* open fraction, PCa-weighted */
     o->lcc_open = nnp + np;
     o->ical = c->pca * (c->ghk_ca[0] * cads_mm - c->ghk_ca[1]) * open;
     o->icana = c->ica_na * open;
@@ -160,7 +162,7 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
 
     /* 4. release and L-type influx into the quasi-steady dyadic space (uM/ms) */
     const real jrel = p[GR_DRYR] * p[ORD_JREL] * (real)s->ryr[DYAD_O1] * (1000 * cajsr - cads);
-    const real jlca = R(div_rest_zero)(-geo.afc * o->ical * 1000, 2 * vds * nrep);
+    const real jlca = o->ical * (-geo.afc * 1000 / (2 * vds * nrep));
     const real tau = p[GR_TAU_EFFLUX];
     s->cads = (jrel + jlca) * tau + 1000 * cass;
     const real efflux = jrel + jlca;   /* = (cads - cass) / tau, uM/ms of dyadic space */
@@ -175,19 +177,19 @@ CARDIAC_HD void R(dyad_step)(struct R(dyad) *s, const struct R(dyad_cell) *c, co
     const real kup_serca = 0.004375, kmup = 0.00092, dkmplb = 0.00017, nsr_max = 15;
     const real jupnp = c->upf * kup_serca * cacyt / (cacyt + kmup);
     const real jupp = c->upf * (real)2.75 * kup_serca * cacyt / (cacyt + kmup - dkmplb);
-    const real jleak = (real)0.0039375 * cansr / nsr_max;
+    const real jleak = cansr * ((real)0.0039375 / nsr_max);
     const real jup = (1 - fp) * jupnp + fp * jupp - jleak;
     o->jup = jup;
-    const real jss_myo = (cass - cacyt) / p[GR_TAU_SS_MYO];
-    const real jrefill = (cansr - cajsr) / p[GR_TAU_REFILL];
+    const real jss_myo = (cass - cacyt) * c->rtau_ss_myo;
+    const real jrefill = (cansr - cajsr) * c->rtau_refill;
     const real afc = geo.afc / nrep;   /* a dyad's share of the membrane */
     s->cass = R(forward_euler)(cass, R(ord_buffer_ss)(cass) *
-        (2 * o->inaca_ss * afc / (2 * vss) - jss_myo + R(div_rest_zero)((real)1e-3 * efflux * vds, vss)), dt);
+        (o->inaca_ss * (afc / vss) - jss_myo + efflux * ((real)1e-3 * vds / vss)), dt);
     s->cacyt = R(forward_euler)(cacyt, R(ord_buffer_myo)(cacyt, c->type) *
-        (-(o->icab + o->ipca - 2 * o->inaca_i) * afc / (2 * vmyo) - jup * vnsr / vmyo + jss_myo * vss / vmyo), dt);
-    const real csqn = p[GR_CSQN], bjsr = 1 / (1 + csqn * kc / ((kc + cajsr) * (kc + cajsr)));
-    s->cajsr = R(forward_euler)(cajsr, bjsr * (jrefill - R(div_rest_zero)((real)1e-3 * jrel * vds, vjsr)), dt);
-    s->cansr = R(forward_euler)(cansr, jup - jrefill * vjsr / vnsr, dt);
+        (-(o->icab + o->ipca - 2 * o->inaca_i) * (afc / (2 * vmyo)) - jup * geo.vnsr_vmyo + jss_myo * geo.vss_vmyo), dt);
+    const real csqn = p[GR_CSQN], u = (kc + cajsr) * (kc + cajsr), bjsr = u / (u + csqn * kc);   /* 1 / (1 + csqn kc / u) */
+    s->cajsr = R(forward_euler)(cajsr, bjsr * (jrefill - jrel * ((real)1e-3 * vds / vjsr)), dt);
+    s->cansr = R(forward_euler)(cansr, jup - jrefill * geo.vjsr_vnsr, dt);
 }
 
 /* What the dyad stage sums over a cell's dyads (dyad_accumulate after the
