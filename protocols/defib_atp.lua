@@ -37,6 +37,6 @@ if cardiac.rank == 0 then
   print(("%s of %d cells (%s), cycle %.1f ms, made in %.1f s"):format(o.kind, re.mesh.ncells, re.model, re.cycle,
         t_reentry))
   print(tables.format(rows, cols))
-  print(("wrote %s.csv, %s_trials.csv, %s.png"):format(o.out, o.out, o.out))
+  print(("wrote %s.csv, %s_trials.csv"):format(o.out, o.out))
 end
 defib.report(("atp %s n=%d %s"):format(o.kind, o.n, re.backend), rows.trials, rows.seconds)

@@ -138,6 +138,6 @@ if cardiac.rank == 0 then
         o.width > 0 and "bar" or "cable", mesh.ncells, o.dx, o.D, o.stim, o.open, o.open + o.hold, o.patch))
   print(tables.format(rows, cols))
   print(tables.format(each, tcols))
-  print(("wrote %s.csv/.png, %s_trials.csv"):format(o.out, o.out))
+  print(("wrote %s.csv, %s_trials.csv"):format(o.out, o.out))
 end
 defib.report(("ryr %s %d cells %s"):format(o.width > 0 and "bar" or "cable", mesh.ncells, backend), trials, seconds)

@@ -45,6 +45,6 @@ if cardiac.rank == 0 then
         t_reentry))
   print(tables.format(rows, {"strength", "trials", "terminated", "not_terminated", "reinduced", "p", "p_lo", "p_hi"}))
   print(tables.format(tim, {"phase", "coupling", "outcome", "decided"}))
-  print(("wrote %s_strength.csv/.png, %s_trials.csv, %s_timing.csv/.png"):format(o.out, o.out, o.out))
+  print(("wrote %s_strength.csv, %s_trials.csv, %s_timing.csv"):format(o.out, o.out, o.out))
 end
 defib.report(("%s n=%d %s"):format(o.kind, o.n, re.backend), rows.trials + tim.trials, rows.seconds + tim.seconds)

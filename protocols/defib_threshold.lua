@@ -49,6 +49,6 @@ if cardiac.rank == 0 then
   print(tables.format(rows, cols))
   print(("threshold over %d timings: mean %.4g, sd %.3g; %.4g terminated at every timing (V units / ms)"):format(
         #rows, mean, sd, worst))
-  print(("wrote %s.csv, %s_trials.csv, %s.png"):format(o.out, o.out, o.out))
+  print(("wrote %s.csv, %s_trials.csv"):format(o.out, o.out))
 end
 defib.report(("threshold %s n=%d %s"):format(o.kind, o.n, re.backend), trials, seconds)

@@ -820,12 +820,15 @@ function D.report(title, trials, seconds)
 end
 
 --- defib.write(base, rows, columns, plot): base.csv and, with plot = {x =, y =, ...} (tables.plot's
---- options), base.png; existing files are overwritten (a study's outputs are its own).
+--- options), base.png; existing files are overwritten (a study's outputs are its own). Without
+--- gnuplot (a GPU machine, say) the figure is left out with a note, and the study goes on to
+--- its report: the CSV holds everything the figure shows.
 function D.write(base, rows, columns, plot)
   tables.csv(base .. ".csv", rows, columns, {overwrite = true})
   if plot then
     plot.overwrite = true
-    tables.plot(base .. ".png", rows, plot)
+    local ok, err = pcall(tables.plot, base .. ".png", rows, plot)
+    if cardiac.rank == 0 then print(ok and ("wrote " .. base .. ".png") or ("no figure: " .. tostring(err))) end
   end
 end
 
