@@ -10,11 +10,14 @@
 -- channels open and the binomial draws take their longer paths in part of
 -- the tissue). Timing: sim:benchmark, CUDA events, median of 5 repetitions
 -- after a warm-up. Also one CPU case (every core of this machine) for scale.
--- Per dyad and step the stage must move (core/multiscale/dyads_cu.cu): the reaction
--- reads and writes 7 reals and the packed RyR counts, diffusion reads and
--- writes 3 reals: 88 bytes in fp32, 168 in fp64; and it draws up to 12 random
--- words (three Philox4x32-10 blocks, the third only where the RyRs' C2 or C3
--- hold channels; 10 used by 10 binomial draws), counted as 12 below.
+-- Per dyad and step the stage must move (core/multiscale/dyads_cu.cu): in fp32,
+-- where one block per cell keeps the diffused fields in shared memory, 7 reals
+-- and the packed RyR counts read and written once: 64 bytes; in fp64 the
+-- reaction reads and writes those and diffusion reads and writes 3 reals
+-- again: 168 bytes. It draws up to 12 random words (three Philox4x32-10
+-- blocks: the first always, the second where O1 or C2 hold RyRs, the third
+-- where C3 does; 10 used by 10 binomial draws), counted as 12 below (a resting
+-- dyad draws 4).
 package.path = (arg[0]:match("(.*/)") or "./") .. "../scripts/?.lua;" .. package.path
 local steps = tonumber(arg and arg[1]) or 20
 local csv_path = arg and arg[2] or "results/calcium_benchmark.csv"
@@ -42,7 +45,7 @@ local function bench(c, precision, backend, nsteps)
   local b = sim:benchmark{steps = nsteps, ["repeat"] = 5, warmup = 2}
   local ncells = mesh.tissue
   local per_step = b.per_step * 1e-3   -- s
-  local bytes = (precision == "fp64" and 168 or 88) * DYADS * ncells
+  local bytes = (precision == "fp64" and 168 or 64) * DYADS * ncells
   local r = {case = c.name, backend = backend, precision = precision, cells = ncells, ms = b.per_step,
              cell_steps = ncells / per_step, dyad_steps = ncells * DYADS / per_step, gbs = bytes / per_step / 1e9,
              words = 12 * ncells * DYADS / per_step}

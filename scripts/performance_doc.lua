@@ -242,19 +242,21 @@ for _, prec in ipairs{"mixed", "fp64"} do
 end
 csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 dyads per cell (one H100)",
   "`cardiac protocols/calcium_benchmark.lua 20 docs/data/calcium/benchmark-h100.csv` (H100 80GB HBM3, "
-    .. "2026-11-26, commit 360e423): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
+    .. "2026-11-26, commit e86b965): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
     .. "median of 5 x 20 steps after a warm-up (CUDA events). Issue 6's measure is cell-steps/s (cells x steps / "
     .. "s): the thesis reached 20,623 on one K20X with 1,416 cells (Altanaite 2017, fig. 6.4); the goal was "
-    .. "500,000; issue 34's is 1,500,000 in fp32. GB/s: the 88 (fp32) or 168 (fp64) bytes a dyad-step must move "
-    .. "(7 reals and the packed RyR counts read and written by the reaction, 3 reals by diffusion); %copy: "
-    .. "against the measured copy bandwidth. The stage is bound by instruction issue and latency, not bytes "
-    .. "(Nsight Compute on the 12 mm fp32 case: the reaction kernel, most of a step, runs four blocks of 256 "
-    .. "threads an SM, 47% of the warp slots, at 64 registers): it draws up to 12 random words (three "
-    .. "Philox4x32-10 blocks, the third only where the RyRs' C2 or C3 hold channels; the column counts 12) and up "
-    .. "to 10 binomial variates in double precision per dyad-step, a resting channel's without their tail "
-    .. "(docs/gpu-notebook.md, items 10, 22 and 33: the last took 14.60 ms to 10.95 in fp32 and 21.14 to 14.88 "
-    .. "in fp64, each step measured alternately with the build before, with every count and sum the same to the bit). The "
-    .. "CPU rows used the GPU machine's 16 cores for two steps, for scale (they vary by 20% from run to run).",
+    .. "500,000; issue 34's is 1,500,000 in fp32. GB/s: the bytes a dyad-step must move, 64 in fp32 (one block "
+    .. "per cell keeps the three diffused fields in shared memory, so 7 reals and the packed RyR counts are read "
+    .. "and written once) and 168 in fp64 (separate reaction and diffusion kernels: 3 reals read and written "
+    .. "again); %copy: against the measured copy bandwidth. The stage is bound by instruction issue, not bytes "
+    .. "(Nsight Compute on the 12 mm fp32 case: the cell's kernel, 1,024 threads at 64 registers, one block an "
+    .. "SM, issues 0.80 instructions a scheduler and cycle, 77% of the SM's issue): it draws up to 12 random "
+    .. "words (three Philox4x32-10 blocks, the second only where a dyad's O1 or C2 hold RyRs, the third only "
+    .. "where C3 does; a resting dyad draws one; the column counts 12) and up to 10 binomial variates in "
+    .. "double precision per dyad-step, a resting channel's without their tail (docs/gpu-notebook.md, items 10, "
+    .. "22, 33 and 35: the last took 11.10 ms to 8.95 in fp32 and 14.95 to 13.36 in fp64, each change measured "
+    .. "alternately with the build before). The CPU rows used the GPU machine's 16 cores for two steps, for "
+    .. "scale (they vary by 20% from run to run).",
   {"case", "backend", "precision", "cells", "ms/step", "cell-steps/s", "dyad-steps/s", "GB/s", "%copy",
    "random words/s"},
   function(r)

@@ -146,10 +146,10 @@ local items = {
             .. "load, which belongs to its isoproterenol variant, ORd's own beat lasts 574 ms (last APD row)."},
   {name = "altanaite_calcium", title = "Calcium model in tissue: CV against dyads and Dz; RyR opening",
    source = "Altanaite 2017 (MSc thesis), sections 7.1-7.2, figs. 7.1-7.2 and 7.6", anywhere = true,
-   needs = "gpu for the runs (`build/cardiac protocols/repro_altanaite_calcium.lua CSV`, about 3 minutes on an "
+   needs = "gpu for the runs (`build/cardiac protocols/repro_altanaite_calcium.lua CSV`, about 2 minutes on an "
            .. "H100); the table is made anywhere from the CSVs those runs leave (docs/data/calcium/)",
    script = "protocols/repro_altanaite_calcium.lua",
-   args = {"from=docs/data/calcium", "machine='NVIDIA H100 80GB HBM3'", "date=2026-11-25"},
+   args = {"from=docs/data/calcium", "machine='NVIDIA H100 80GB HBM3'", "date=2026-11-26"},
    remark = "Every run is on the thesis' grid (dx = 0.5 mm) with the dyads read as the cell's release units "
             .. "(`reading = \"units\"`, the thesis' reading; docs/models.md). The RyR opening reproduces fig. 7.6: "
             .. "with the Ca2+ load of the encoding the thesis' code descends from and ORd's own IK1, the 12 mm cube "
