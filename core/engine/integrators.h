@@ -31,3 +31,12 @@ CARDIAC_HD greal R(rush_larsen_gate)(greal y, greal y_inf, greal tau, greal dt)
 {
     return y_inf + (y - y_inf) * cardiac_exp(-dt / tau);
 }
+
+/* The same step from the gate's rate 1/tau: where a model's time constant is
+ * the reciprocal of a rate sum, as most of ORd's are, the step then needs no
+ * division (in double a dependent chain of some twenty instructions on the
+ * GPU; docs/gpu-notebook.md, item 36). */
+CARDIAC_HD greal R(rush_larsen_rate)(greal y, greal y_inf, greal rate, greal dt)
+{
+    return y_inf + (y - y_inf) * cardiac_exp(-dt * rate);
+}

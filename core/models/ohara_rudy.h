@@ -63,8 +63,20 @@ CARDIAC_HD real R(ord_by_type)(int type, real endo, real epi, real m)
     return type == 1 ? epi : (type == 2 ? m : endo);
 }
 
-/* Time constant of the Na+ activation gates m (INa) and mL (INaL), ms. */
-CARDIAC_HD greal R(ord_tm)(greal v) { return 1 / R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
+/* The gates' Rush-Larsen steps take rates, 1 / tau (rush_larsen_rate), so that
+ * a time constant 1 / r costs no division and k (c + 1 / r) one: the rate
+ * r / (k (c r + 1)). In fp64 the divisions tau = 1 / r and dt / tau were long
+ * dependent chains on the GPU (docs/gpu-notebook.md, item 36). A rate sum's
+ * exponential can overflow in float (fcas's below -266 mV), where tau is k c:
+ * r held below 1e30 keeps the quotient finite and within 1e-30 of 1 / (k c). */
+CARDIAC_HD greal R(ord_rate_c)(greal r, greal c, greal k)
+{
+    const greal rc = r < (greal)1e30 ? r : (greal)1e30;
+    return rc / (k * (c * rc + 1));
+}
+
+/* Rate (1 / tau) of the Na+ activation gates m (INa) and mL (INaL), 1/ms. */
+CARDIAC_HD greal R(ord_rm)(greal v) { return R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
 
 /* INa of ToR-ORd (ina_form = 1): J. Tomek et al., eLife 8:e48890 (2019),
  * supplement section 15.3.1, which took the gates of E. Grandi et al., J. Mol.
@@ -89,36 +101,37 @@ CARDIAC_HD real R(ord_ina_tomek)(real *y, real v, real ena, real fp, real dt, co
 }
 
 /* INa, with its gates advanced; fp is the CaMKII-phosphorylated fraction,
- * tm = ord_tm(v). ina_m_shift and ina_h_shift (mV, 0 in the paper) move the
+ * rm = ord_rm(v). ina_m_shift and ina_h_shift (mV, 0 in the paper) move the
  * steady states of m and of h, j to lower V; ina_form = 1 selects ToR-ORd's
  * INa (above) instead. */
-CARDIAC_HD real R(ord_ina)(real *y, real v, greal tm, real ena, real fp, real dt, const real *p)
+CARDIAC_HD real R(ord_ina)(real *y, real v, greal rm, real ena, real fp, real dt, const real *p)
 {
     if (p[ORD_INA_FORM] > (real)0.5) return R(ord_ina_tomek)(y, v, ena, fp, dt, p);
     const greal gv = v;
     const greal ms = p[ORD_INA_MSHIFT], hs = p[ORD_INA_HSHIFT];   /* 0 in the paper */
-    y[ORD_M] = R(rush_larsen_gate)(y[ORD_M], R(ord_boltz)(gv, (greal)39.57 + ms, -9.871), tm, dt);
+    y[ORD_M] = R(rush_larsen_rate)(y[ORD_M], R(ord_boltz)(gv, (greal)39.57 + ms, -9.871), rm, dt);
     const greal hss = R(ord_boltz)(gv, (greal)82.9 + hs, 6.086), hssp = R(ord_boltz)(gv, (greal)89.1 + hs, 6.086);
-    const greal thf = 1 / R(ord_rates)(gv, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
-    const greal ths = 1 / R(ord_rates)(gv, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
-    const greal tj = (greal)2.038 + 1 / R(ord_rates)(gv, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45);
-    y[ORD_HF] = R(rush_larsen_gate)(y[ORD_HF], hss, thf, dt);
-    y[ORD_HS] = R(rush_larsen_gate)(y[ORD_HS], hss, ths, dt);
-    y[ORD_J] = R(rush_larsen_gate)(y[ORD_J], hss, tj, dt);
-    y[ORD_HSP] = R(rush_larsen_gate)(y[ORD_HSP], hssp, 3 * ths, dt);
-    y[ORD_JP] = R(rush_larsen_gate)(y[ORD_JP], hss, (greal)1.46 * tj, dt);
+    /* rates of tau_hf = 1 / r, tau_hs = 1 / r', tau_j = 2.038 + 1 / r''; hsp's tau is 3 tau_hs, jp's 1.46 tau_j */
+    const greal rhf = R(ord_rates)(gv, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
+    const greal rhs = R(ord_rates)(gv, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
+    const greal rj = R(ord_rate_c)(R(ord_rates)(gv, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45), 2.038, 1);
+    y[ORD_HF] = R(rush_larsen_rate)(y[ORD_HF], hss, rhf, dt);
+    y[ORD_HS] = R(rush_larsen_rate)(y[ORD_HS], hss, rhs, dt);
+    y[ORD_J] = R(rush_larsen_rate)(y[ORD_J], hss, rj, dt);
+    y[ORD_HSP] = R(rush_larsen_rate)(y[ORD_HSP], hssp, rhs * ((greal)1 / 3), dt);
+    y[ORD_JP] = R(rush_larsen_rate)(y[ORD_JP], hss, rj * ((greal)1 / (greal)1.46), dt);
     const real ahf = 0.99, ahs = 1 - ahf, m = y[ORD_M];
     const real h = ahf * y[ORD_HF] + ahs * y[ORD_HS], hp = ahf * y[ORD_HF] + ahs * y[ORD_HSP];
     return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
 }
 
-/* INaL (late Na+), with its gates advanced; its activation shares INa's tm. */
-CARDIAC_HD real R(ord_inal)(real *y, real v, greal tm, real ena, real fp, real dt, int type, const real *p)
+/* INaL (late Na+), with its gates advanced; its activation shares INa's rate rm. */
+CARDIAC_HD real R(ord_inal)(real *y, real v, greal rm, real ena, real fp, real dt, int type, const real *p)
 {
     const greal gv = v, th = 200;
-    y[ORD_ML] = R(rush_larsen_gate)(y[ORD_ML], R(ord_boltz)(gv, 42.85, -5.264), tm, dt);
-    y[ORD_HL] = R(rush_larsen_gate)(y[ORD_HL], R(ord_boltz)(gv, 87.61, 7.488), th, dt);
-    y[ORD_HLP] = R(rush_larsen_gate)(y[ORD_HLP], R(ord_boltz)(gv, 93.81, 7.488), 3 * th, dt);
+    y[ORD_ML] = R(rush_larsen_rate)(y[ORD_ML], R(ord_boltz)(gv, 42.85, -5.264), rm, dt);
+    y[ORD_HL] = R(rush_larsen_rate)(y[ORD_HL], R(ord_boltz)(gv, 87.61, 7.488), 1 / th, dt);
+    y[ORD_HLP] = R(rush_larsen_rate)(y[ORD_HLP], R(ord_boltz)(gv, 93.81, 7.488), 1 / (3 * th), dt);
     const real g = p[ORD_GNAL] * R(ord_by_type)(type, 1, 0.6, 1);
     return g * (v - ena) * y[ORD_ML] * ((1 - fp) * y[ORD_HL] + fp * y[ORD_HLP]);
 }
@@ -127,20 +140,27 @@ CARDIAC_HD real R(ord_inal)(real *y, real v, greal tm, real ena, real fp, real d
 CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
 {
     const greal gv = v, c1 = 1.2089, c2 = 3.5, scale = 1.0515;
-    const greal ta = scale / (1 / (c1 * (1 + cardiac_exp((gv - (greal)18.4099) * ((greal)1 / (greal)-29.3814)))) +
-                              c2 / (1 + cardiac_exp((gv + 100) * ((greal)1 / (greal)29.3814))));
-    y[ORD_A] = R(rush_larsen_gate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ta, dt);
-    y[ORD_AP] = R(rush_larsen_gate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ta, dt);
+    /* tau_a = scale / (1 / (c1 (1 + e1)) + c2 / (1 + e2)): its rate over one division */
+    const greal e1 = 1 + cardiac_exp((gv - (greal)18.4099) * ((greal)1 / (greal)-29.3814));
+    const greal e2 = 1 + cardiac_exp((gv + 100) * ((greal)1 / (greal)29.3814));
+    const greal ra = (e2 + c1 * c2 * e1) / (scale * c1 * e1 * e2);
+    y[ORD_A] = R(rush_larsen_rate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ra, dt);
+    y[ORD_AP] = R(rush_larsen_rate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ra, dt);
     const greal iss = R(ord_boltz)(gv, 43.94, 5.711);
     const greal depi = type == 1 ? 1 - (greal)0.95 * R(ord_boltz)(gv, 70, 5) : (greal)1;
-    const greal tif = ((greal)4.562 + 1 / R(ord_rates)(gv, 0.3933, 100, -100, 0.08004, 50, 16.59)) * depi;
-    const greal tis = ((greal)23.62 + 1 / R(ord_rates)(gv, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079)) * depi;
+    /* tau_if = (4.562 + 1 / r) depi, tau_is = (23.62 + 1 / r') depi; the
+     * phosphorylated ones develop recover times those */
+    const greal rf = R(ord_rates)(gv, 0.3933, 100, -100, 0.08004, 50, 16.59);
+    const greal rs = R(ord_rates)(gv, 0.001416, 96.52, -59.05, 1.780e-8, 114.1, 8.079);
+    /* develop's rate sum overflows in float at rest (exp((v - 12.23) / -0.2154)), where 1e-4 / inf is 0 */
     const greal develop = (greal)1.354 + (greal)1e-4 / R(ord_rates)(gv, 1, -167.4, 15.89, 1, -12.23, -0.2154);
     const greal recover = 1 - (greal)0.5 * R(ord_boltz)(gv, 70, 20);
-    y[ORD_IF] = R(rush_larsen_gate)(y[ORD_IF], iss, tif, dt);
-    y[ORD_IS] = R(rush_larsen_gate)(y[ORD_IS], iss, tis, dt);
-    y[ORD_IFP] = R(rush_larsen_gate)(y[ORD_IFP], iss, develop * recover * tif, dt);
-    y[ORD_ISP] = R(rush_larsen_gate)(y[ORD_ISP], iss, develop * recover * tis, dt);
+    const greal rif = R(ord_rate_c)(rf, 4.562, depi), ris = R(ord_rate_c)(rs, 23.62, depi);
+    const greal slow = 1 / (develop * recover);
+    y[ORD_IF] = R(rush_larsen_rate)(y[ORD_IF], iss, rif, dt);
+    y[ORD_IS] = R(rush_larsen_rate)(y[ORD_IS], iss, ris, dt);
+    y[ORD_IFP] = R(rush_larsen_rate)(y[ORD_IFP], iss, slow * rif, dt);
+    y[ORD_ISP] = R(rush_larsen_rate)(y[ORD_ISP], iss, slow * ris, dt);
     const real aif = R(ord_boltz)(gv, -213.6, 151.2), ais = 1 - aif;
     const real i = aif * y[ORD_IF] + ais * y[ORD_IS], ip = aif * y[ORD_IFP] + ais * y[ORD_ISP];
     const real g = p[ORD_GTO] * R(ord_by_type)(type, 1, 4, 4);
@@ -151,21 +171,22 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
 CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt)
 {
     const greal gv = v;
-    const greal td = (greal)0.6 + 1 / R(ord_rates)(gv, 1, 6, -20, 1, 14, (greal)1 / (greal)0.09);
-    y[ORD_D] = R(rush_larsen_gate)(y[ORD_D], R(ord_boltz)(gv, 3.940, -4.230), td, dt);
+    /* the rates of tau = c + 1 / r (ord_rate_c); ffp's and fcafp's taus are 2.5 times ff's and fcaf's */
+    const greal rd = R(ord_rate_c)(R(ord_rates)(gv, 1, 6, -20, 1, 14, (greal)1 / (greal)0.09), 0.6, 1);
+    y[ORD_D] = R(rush_larsen_rate)(y[ORD_D], R(ord_boltz)(gv, 3.940, -4.230), rd, dt);
     const greal fss = R(ord_boltz)(gv, 19.58, 3.696);
-    const greal tff = 7 + 1 / R(ord_rates)(gv, 0.0045, 20, -10, 0.0045, 20, 10);
-    const greal tfs = 1000 + 1 / R(ord_rates)(gv, 0.000035, 5, -4, 0.000035, 5, 6);
-    const greal tfcaf = 7 + 1 / R(ord_rates)(gv, 0.04, -4, -7, 0.04, -4, 7);
-    const greal tfcas = 100 + 1 / R(ord_rates)(gv, 0.00012, 0, -3, 0.00012, 0, 7);
+    const greal rff = R(ord_rate_c)(R(ord_rates)(gv, 0.0045, 20, -10, 0.0045, 20, 10), 7, 1);
+    const greal rfs = R(ord_rate_c)(R(ord_rates)(gv, 0.000035, 5, -4, 0.000035, 5, 6), 1000, 1);
+    const greal rfcaf = R(ord_rate_c)(R(ord_rates)(gv, 0.04, -4, -7, 0.04, -4, 7), 7, 1);
+    const greal rfcas = R(ord_rate_c)(R(ord_rates)(gv, 0.00012, 0, -3, 0.00012, 0, 7), 100, 1);
     const greal tjca = 75, fp_slow = 2.5;
-    y[ORD_FF] = R(rush_larsen_gate)(y[ORD_FF], fss, tff, dt);
-    y[ORD_FS] = R(rush_larsen_gate)(y[ORD_FS], fss, tfs, dt);
-    y[ORD_FCAF] = R(rush_larsen_gate)(y[ORD_FCAF], fss, tfcaf, dt);
-    y[ORD_FCAS] = R(rush_larsen_gate)(y[ORD_FCAS], fss, tfcas, dt);
-    y[ORD_JCA] = R(rush_larsen_gate)(y[ORD_JCA], fss, tjca, dt);
-    y[ORD_FFP] = R(rush_larsen_gate)(y[ORD_FFP], fss, fp_slow * tff, dt);
-    y[ORD_FCAFP] = R(rush_larsen_gate)(y[ORD_FCAFP], fss, fp_slow * tfcaf, dt);
+    y[ORD_FF] = R(rush_larsen_rate)(y[ORD_FF], fss, rff, dt);
+    y[ORD_FS] = R(rush_larsen_rate)(y[ORD_FS], fss, rfs, dt);
+    y[ORD_FCAF] = R(rush_larsen_rate)(y[ORD_FCAF], fss, rfcaf, dt);
+    y[ORD_FCAS] = R(rush_larsen_rate)(y[ORD_FCAS], fss, rfcas, dt);
+    y[ORD_JCA] = R(rush_larsen_rate)(y[ORD_JCA], fss, 1 / tjca, dt);
+    y[ORD_FFP] = R(rush_larsen_rate)(y[ORD_FFP], fss, rff * (1 / fp_slow), dt);
+    y[ORD_FCAFP] = R(rush_larsen_rate)(y[ORD_FCAFP], fss, rfcaf * (1 / fp_slow), dt);
 }
 
 /* nca, the fraction of L-type channels in the Ca-dependent inactivation mode,
@@ -231,27 +252,27 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const greal gv = v, gko = ko;
     /* IKr */
     const greal xrss = R(ord_boltz)(gv, 8.337, -6.789);
-    const greal txf = (greal)12.98 + 1 / R(ord_rates)(gv, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38);
-    const greal txs = (greal)1.865 + 1 / R(ord_rates)(gv, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94);
-    y[ORD_XRF] = R(rush_larsen_gate)(y[ORD_XRF], xrss, txf, dt);
-    y[ORD_XRS] = R(rush_larsen_gate)(y[ORD_XRS], xrss, txs, dt);
+    const greal rxf = R(ord_rate_c)(R(ord_rates)(gv, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38), 12.98, 1);
+    const greal rxs = R(ord_rate_c)(R(ord_rates)(gv, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94), 1.865, 1);
+    y[ORD_XRF] = R(rush_larsen_rate)(y[ORD_XRF], xrss, rxf, dt);
+    y[ORD_XRS] = R(rush_larsen_rate)(y[ORD_XRS], xrss, rxs, dt);
     const real axf = R(ord_boltz)(gv, 54.81, 38.21);
     const real xr = axf * y[ORD_XRF] + (1 - axf) * y[ORD_XRS];
     const real rkr = R(ord_boltz)(gv, 55, 75) * R(ord_boltz)(gv, -10, 30), ko_ref = 5.4;
     const real ikr = p[ORD_GKR] * R(ord_by_type)(type, 1, 1.3, 0.8) * sqrt(ko / ko_ref) * xr * rkr * (v - ek);
     /* IKs */
     const greal xsss = R(ord_boltz)(gv, 11.60, -8.932);
-    const greal txs1 = (greal)817.3 + 1 / R(ord_rates)(gv, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0);
-    const greal txs2 = 1 / R(ord_rates)(gv, 0.01, -50, 20, 0.0193, 66.54, -31);
-    y[ORD_XS1] = R(rush_larsen_gate)(y[ORD_XS1], xsss, txs1, dt);
-    y[ORD_XS2] = R(rush_larsen_gate)(y[ORD_XS2], xsss, txs2, dt);
+    const greal rxs1 = R(ord_rate_c)(R(ord_rates)(gv, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0), 817.3, 1);
+    const greal rxs2 = R(ord_rates)(gv, 0.01, -50, 20, 0.0193, 66.54, -31);
+    y[ORD_XS1] = R(rush_larsen_rate)(y[ORD_XS1], xsss, rxs1, dt);
+    y[ORD_XS2] = R(rush_larsen_rate)(y[ORD_XS2], xsss, rxs2, dt);
     /* 1 + 0.6 / (1 + (kca/cai)^1.4) = 1 + 0.6 z / (z + 1), z = (cai/kca)^1.4 */
     const real kca = 3.8e-5, z = cardiac_pow(cai * (1 / kca), (real)1.4), ksca = 1 + (real)0.6 * z / (z + 1);
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
     const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) * (1 / ((greal)1.5692 * gko + (greal)3.8115))));
-    const greal txk1 = (greal)122.2 / R(ord_rates)(gv, 1, 127.2, -20.36, 1, 236.8, 69.33);
-    y[ORD_XK1] = R(rush_larsen_gate)(y[ORD_XK1], xk1ss, txk1, dt);
+    const greal rxk1 = R(ord_rates)(gv, 1, 127.2, -20.36, 1, 236.8, 69.33) * ((greal)1 / (greal)122.2);
+    y[ORD_XK1] = R(rush_larsen_rate)(y[ORD_XK1], xk1ss, rxk1, dt);
     const real rk1 = 1 / (1 + cardiac_exp((gv + (greal)105.8 - (greal)2.6 * gko) * ((greal)1 / (greal)9.493)));
     const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
     return ikr + iks + ik1;
@@ -403,9 +424,9 @@ CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type
     /* log(a/b) as -log(b (1/a)): 1/a folds when the parameters are the defaults */
     const real ena = -rtf * cardiac_log(nai * (1 / nao)), ek = -rtf * cardiac_log(ki * (1 / ko));
     const real eks = -rtf * cardiac_log((ki + pkna * nai) * (1 / (ko + pkna * nao)));
-    const greal tm = R(ord_tm)(v);
-    c->ina = R(ord_ina)(y, v, tm, ena, fp, dt, p);
-    c->inal = R(ord_inal)(y, v, tm, ena, fp, dt, type, p);
+    const greal rm = R(ord_rm)(v);
+    c->ina = R(ord_ina)(y, v, rm, ena, fp, dt, p);
+    c->inal = R(ord_inal)(y, v, rm, ena, fp, dt, type, p);
     c->ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
     c->ik = R(ord_ik)(y, v, ek, eks, dt, type, p);
     return ek;
