@@ -244,6 +244,17 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  "cuda/launch.h)", d->name);
         return -1;
     }
+    b.every = s->multirate;
+    if (s->multirate && !model_has_slow_kernels(d->id)) {
+        snprintf(err, errlen, "multirate for model %s: its kernels are not built (CARDIAC_SLOW_MODELS, cuda/launch.h)",
+                 d->name);
+        return -1;
+    }
+    if (s->multirate && cd->layout != LAYOUT_NAIVE && cd->layout != LAYOUT_BLOCK) {
+        snprintf(err, errlen, "multirate = %d runs on layouts 'naive' and 'block', whose kernels update the state in "
+                 "place; not on layout '%s'", s->multirate, layout_table[cd->layout].name);
+        return -1;
+    }
     b.order = s->order;
     // blockDS always keeps flags, and so does a phase field: the kernels take
     // its diffusion on their masked path, also where it leaves no cell out

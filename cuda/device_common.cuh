@@ -4,8 +4,10 @@
 #ifndef CARDIAC_CUDA_DEVICE_COMMON_CUH
 #define CARDIAC_CUDA_DEVICE_COMMON_CUH
 #include <cuda_fp16.h>
+#include <type_traits>
 #include "launch.h"
 #include "instances.h"
+#include "multirate.h"
 #include "rng.h"   // counter-based draws for stochastic models (compiled for the device here)
 
 // Neighbour flags (FLAG_SELF, cuda/launch.h): full boxes compute them from
@@ -138,6 +140,7 @@ struct step_args {
     int n[3];
     int lo[3], hi[3];
     long long step0;
+    int every;      // multirate (core/engine/multirate.h): 0 or 1, every state every step
     unsigned long long *bad;
     tower_geom tower;
     block_map blocks;
@@ -165,6 +168,7 @@ step_args<M, T> make_args(const launch_ctx &c)
     a.dt = (T)c.dt;
     for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];
     a.step0 = c.step0;
+    a.every = c.every;
     a.bad = c.bad;
     a.tower = c.tower;
     a.tsteps = c.tsteps;
@@ -210,11 +214,15 @@ __device__ __forceinline__ void store_state(T *const *p, int v, size_t c, T x)
 // The whole state y of stored cell c, as store_state puts each, but a pair of
 // half states as one 32-bit word: their two 16-bit stores were two memory
 // requests (docs/gpu-notebook.md item 31).
-template <class M, class T>
+// SKIP: states left out (multirate's slow states, store_step), none of
+// them half: a pair goes out whole.
+template <class M, class T, unsigned long long SKIP = 0>
 __device__ __forceinline__ void store_states(T *const *p, size_t c, const T *y)
 {
+    static_assert(sizeof(T) == 8 || !(SKIP & M::narrow), "store_states: a half state left out would split its pair");
 #pragma unroll
     for (int v = 0; v < M::nstate; v++) {
+        if (SKIP >> v & 1) continue;
         if constexpr (sizeof(T) == 4) {
             if (M::narrow >> v & 1) {
                 if (half_pair_first(M::narrow, v) != v) continue;   // went out with its pair's first
@@ -305,6 +313,52 @@ template <class M> struct half_of { using type = void; };
     template <> struct half_of<name##_model> { using type = name##_half_model; };
 CARDIAC_HALF_MODELS(CARDIAC_HALF_TYPE)
 #undef CARDIAC_HALF_TYPE
+
+// Multirate stepping (core/engine/multirate.h): the slow states of model M
+// (its plain, mixed and half types alike), from CARDIAC_SLOW_MODELS
+// (launch.h); 0 for the others.
+template <class M>
+__host__ __device__ constexpr unsigned long long slow_states()
+{
+#define CARDIAC_SLOW_CASE(name, states) \
+    if constexpr (std::is_base_of<name##_model, M>::value) return states;
+    CARDIAC_SLOW_MODELS(CARDIAC_SLOW_CASE)
+#undef CARDIAC_SLOW_CASE
+    return 0;
+}
+__device__ __forceinline__ float multirate_value(float old, float y, int every) { return multirate_f32(old, y, every); }
+__device__ __forceinline__ double multirate_value(double old, double y, int every) { return multirate_f64(old, y, every); }
+
+// Multirate's kind of step for the one-step kernels (naive, blockDS): 0
+// every state stepped, 1 a holding step, 2 an updating one. A kernel
+// variant of its own for each (the launchers instantiate 1 and 2 only for
+// models with slow states): a run-time choice in one kernel raised the
+// registers of ORd's float kernels for every run (fp32 141 -> 168, fp32h's
+// spills 48 -> 128 bytes) and cost fp32h 31% without multirate
+// (docs/gpu-notebook.md, item 37).
+inline int multirate_kind(const launch_ctx &c) { return c.every > 1 ? 1 + multirate_updates(c.step0, c.every) : 0; }
+
+// The state y of stored cell c after a step of the naive or blockDS kernel,
+// which update every state but V in place. At a holding step (MR 1) the
+// slow states are not written (and in the float kernels, whose state is in
+// registers, the compiler drops what only they need); at an updating step
+// (MR 2) each is written as old + every (y - old), old read again from its
+// array.
+template <class M, int MR, class T>
+__device__ __forceinline__ void store_step(const step_args<M, T> &a, size_t c, const T *y)
+{
+    constexpr unsigned long long S = slow_states<M>();
+    if constexpr (MR == 0 || S == 0) {
+        store_states<M>(a.out, c, y);
+    } else {
+        store_states<M, T, S>(a.out, c, y);
+        if constexpr (MR == 2) {
+#pragma unroll
+            for (int v = 0; v < M::nstate; v++)
+                if (S >> v & 1) store_state<M>(a.out, v, c, multirate_value(load_state<M>(a.in, v, c), y[v], a.every));
+        }
+    }
+}
 
 // The parameters a kernel passes to its model: the launch's values, or, when
 // FOLD (launch_ctx.fold: the values are the model's defaults), the defaults

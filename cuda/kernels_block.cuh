@@ -69,7 +69,8 @@ __host__ __device__ constexpr int block_kernel_min_blocks()
     return block_state_shared<M, T>() ? 5 : M::nstate >= 32 ? (M::narrow && sizeof(T) == 4 ? 3 : 1) : 0;
 }
 
-template <class M, class T, int ORDER, bool FOLD>
+// MR: multirate's kind of step (multirate_kind, device_common.cuh).
+template <class M, class T, int ORDER, bool FOLD, int MR>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), block_kernel_min_blocks<M, T>())
     k_block(const step_args<M, T> a, size_t qlo, size_t qhi)
 {
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         block_position(&a.blocks, q, lp, p);
         report_bad(((size_t)p[2] * a.n[1] + p[1]) * a.n[0] + p[0], a.step0 + 1, a.bad);
     }
-    store_states<M>(a.out, q, y);
+    store_step<M, MR>(a, q, y);
 }
 
 // Threads per block that let the most threads of kernel k reside on an SM,
@@ -165,18 +166,28 @@ struct block_launch {
     static void run(const launch_ctx &c)
     {
         if constexpr (MASKED) {
-            const auto kernel = k_block<M, T, ORDER, FOLD>;
-            constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));
-            constexpr size_t state_bytes = block_state_shared<M, T>() ? M::nstate * sizeof(T) : 0;
-            static const int fitted = [&] {
-                if (state_bytes) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes));
-                return state_bytes ? most : most_resident_threads(kernel, most);
-            }();
-            if (c.qhi <= c.qlo) return;
-            const int threads = c.bx > 0 ? c.bx * c.by : fitted;   // block = {bx, by} overrides (cuda_init checks it)
-            const size_t nblk = (c.qhi - c.qlo + threads - 1) / threads;
-            kernel<<<(unsigned)nblk, threads, threads * state_bytes, c.stream>>>(make_args<M, T>(c), c.qlo, c.qhi);
+            const int mr = multirate_kind(c);   // 0 unless the model has slow states (cuda_init)
+            if constexpr (slow_states<M>() != 0) {
+                if (mr == 1) return go<M, T, ORDER, FOLD, 1>(c);
+                if (mr == 2) return go<M, T, ORDER, FOLD, 2>(c);
+            }
+            go<M, T, ORDER, FOLD, 0>(c);
         }
+    }
+    template <class M, class T, int ORDER, bool FOLD, int MR>
+    static void go(const launch_ctx &c)
+    {
+        const auto kernel = k_block<M, T, ORDER, FOLD, MR>;
+        constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));
+        constexpr size_t state_bytes = block_state_shared<M, T>() ? M::nstate * sizeof(T) : 0;
+        static const int fitted = [&] {
+            if (state_bytes) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes));
+            return state_bytes ? most : most_resident_threads(kernel, most);
+        }();
+        if (c.qhi <= c.qlo) return;
+        const int threads = c.bx > 0 ? c.bx * c.by : fitted;   // block = {bx, by} overrides (cuda_init checks it)
+        const size_t nblk = (c.qhi - c.qlo + threads - 1) / threads;
+        kernel<<<(unsigned)nblk, threads, threads * state_bytes, c.stream>>>(make_args<M, T>(c), c.qlo, c.qhi);
     }
 };
 

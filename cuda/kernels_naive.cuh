@@ -97,7 +97,8 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 // Offsets inside a plane and between neighbouring planes are 32-bit (the
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
-template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC, bool MC>
+// MR: multirate's kind of step (multirate_kind, device_common.cuh).
+template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC, bool MC, int MR>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), step_state_shared(M::nstate, sizeof(T)) ? 5 : 0)
     k_naive(const step_args<M, T> a)
 {
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         M::step(yz, q[z].diff, q[z].stim, a.dt, p);
         if constexpr (SHARED) asm volatile("" ::: "memory");
         check_finite<NS>(yz, c, a.step0 + 1, a.bad);
-        store_states<M>(a.out, c, yz);
+        store_step<M, MR>(a, c, yz);
     }
 }
 
@@ -164,11 +165,21 @@ struct naive_launch {
     template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
     static void go(const launch_ctx &c)
     {
+        const int mr = multirate_kind(c);   // 0 unless the model has slow states (cuda_init)
+        if constexpr (slow_states<M>() != 0) {
+            if (mr == 1) return go_mr<M, T, ORDER, MASKED, FOLD, MC, 1>(c);
+            if (mr == 2) return go_mr<M, T, ORDER, MASKED, FOLD, MC, 2>(c);
+        }
+        go_mr<M, T, ORDER, MASKED, FOLD, MC, 0>(c);
+    }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC, int MR>
+    static void go_mr(const launch_ctx &c)
+    {
         constexpr int ZC = naive_cells_z<T>();
         const int w[3] = {c.hi[0] - c.lo[0], c.hi[1] - c.lo[1], c.hi[2] - c.lo[2]};
         if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
         dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
-        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC, MC>;
+        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC, MC, MR>;
         constexpr size_t state_bytes = step_state_shared(M::nstate, sizeof(T)) ? M::nstate * sizeof(T) : 0;
         constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));   // cuda_init holds blocks to it
         static const bool sized = state_bytes &&

@@ -35,6 +35,18 @@ inline bool model_has_half_kernels(model_id m)
     return false;
 }
 
+// The models whose kernels are built with multirate stepping (precision
+// any; core/engine/multirate.h), each with its slow states (bit v: state v;
+// model_def.slow_states); the backend refuses multirate for any other model.
+#define CARDIAC_SLOW_MODELS(X) X(ohara_rudy, ORD_SLOW_STATES)
+inline bool model_has_slow_kernels(model_id m)
+{
+#define CARDIAC_SLOW_CASE(name, states) if (m == MODEL_ID_##name) return true;
+    CARDIAC_SLOW_MODELS(CARDIAC_SLOW_CASE)
+#undef CARDIAC_SLOW_CASE
+    return false;
+}
+
 // The one-step kernels of the naive and blockDS layouts: the most threads a
 // block takes (their __launch_bounds__; cuda/kernels_naive.cuh,
 // kernels_block.cuh). Models with many states in double keep a cell's state in
@@ -79,6 +91,7 @@ struct launch_ctx {
     double p[MODEL_MAX_PARAM];
     int fold;                         // p holds the model's defaults (kernels may fold them)
     long long step0;                  // steps taken before this launch (for NaN reports)
+    int every;                        // multirate: the slow states step every this many steps (naive, block); 0: every step
     unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
     int lo[3], hi[3];                 // naive, tplane: the view's cells to update, [lo, hi) per axis
     int bx, by;                       // thread block shape

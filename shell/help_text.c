@@ -62,9 +62,10 @@ const help_entry help_entries[] = {
 "  the potential), activation (its upstroke threshold), potential (the name of its V state).\n"
 "  Methods: states, params, rest, get, set, trace.\n"
 "  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
-{"model:states", "model:states() -> list of {name, units, description, rest, mixed_float, half} of the state variables\n"
+{"model:states", "model:states() -> list of {name, units, description, rest, mixed_float, half, slow} of the state variables\n"
  "  (mixed_float: the state's values are floats in precision \"mixed\", and the GPU stores it in float;\n"
- "  half: the state is held in IEEE half in precision \"fp32h\")."},
+ "  half: the state is held in IEEE half in precision \"fp32h\";\n"
+ "  slow: the state changes every m-th step only in a simulation with multirate = m)."},
 {"model:params", "model:params() -> list of {name, value, default, units, description}."},
 {"model:rest", "model:rest() -> {state = resting value, ...}"},
 {"model:get", "model:get(name) -> value of a parameter."},
@@ -105,7 +106,7 @@ const help_entry help_entries[] = {
 "                   precision = \"fp32\" | \"fp64\" | \"mixed\" | \"fp32h\", layout =, tsteps =,\n"
 "                   decomp = {px, py, pz},\n"
 "                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...},\n"
-"                   members = m}\n"
+"                   members = m, multirate = 1}\n"
 "  The monodomain equation dV/dt = div(D grad V) - Iion + Istim, explicit in time, with\n"
 "  no-flux borders. dt in ms, D in mm^2/ms per axis. A dt above the stability limit is refused.\n"
 "  A grid too coarse for the model's upstroke (ohara_rudy, gaur_rudy: above 0.25 mm at D = 0.2,\n"
@@ -116,6 +117,10 @@ const help_entry help_entries[] = {
 "  precision \"fp32h\" (ohara_rudy): fp32 with 15 fast gates held in IEEE half (rounded after\n"
 "  every step on the CPU, stored so on the GPU); 13% faster than fp32 on the GPU heart, close\n"
 "  to it where the wave propagates well, far off at the edge of a dying wave (docs/models.md).\n"
+"  multirate = m (ohara_rudy): the model's slow states (model:states(), slow = true: 8 slow\n"
+"  gates, 5 concentrations, CaMKt) change only every m-th step, by m times that step's change;\n"
+"  the GPU writes them every m-th step only, fewer bytes a step (docs/performance.md); the\n"
+"  effect on activation and APD90: docs/models.md, \"Multirate\". 1 (the default): off.\n"
 "  backend \"auto\" takes the GPU when there is one. layout (cuda only; cardiac.layouts()):@layouts@\n"
 "  The default is the fastest measured: tblock with tsteps = 3 on fp32 2D sheets, tplane on\n"
 "  volumes of two-state models without a mask (fp64: up to 256 cells wide, tsteps = 2), naive\n"
@@ -131,7 +136,7 @@ const help_entry help_entries[] = {
 "  members = m: an ensemble (require \"ensemble\" builds one): the mesh's last axis counts m\n"
 "  uncoupled members (mesh:stack), D lists a member's axes, and sim:set_D(D, k) gives member k its own.\n"
 "  Fields: t, steps, dt, dt_max, D, model, backend, precision, layout, tsteps, blocks, stencil,\n"
-"          decomp, output_file, dx_resolved, resolved, running, members.\n"
+"          decomp, output_file, dx_resolved, resolved, running, members, multirate.\n"
 "  Methods: run, step, get, at, cell, field, stats, diff, set, set_D, member_D, set_param, param,\n"
 "           param_sets, clamp, clamp_ryr, add_stimulus, probe, activation, tips, ecg, output, close_output, png, checkpoint,\n"
 "           save, restore, benchmark, close; in the background: start, pause, wait, watch."},

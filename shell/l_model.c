@@ -103,7 +103,7 @@ static int model_states(lua_State *L)
     const model_def *d = m->def;
     lua_createtable(L, d->nstate, 0);
     for (int i = 0; i < d->nstate; i++) {
-        lua_createtable(L, 0, 7);
+        lua_createtable(L, 0, 8);
         lua_pushstring(L, d->states[i].name); lua_setfield(L, -2, "name");
         lua_pushstring(L, d->states[i].units); lua_setfield(L, -2, "units");
         lua_pushstring(L, d->states[i].desc); lua_setfield(L, -2, "description");
@@ -112,6 +112,8 @@ static int model_states(lua_State *L)
         lua_pushboolean(L, d->step_mix && (d->mixed_float >> i & 1)); lua_setfield(L, -2, "mixed_float");
         /* held in IEEE half in precision "fp32h" */
         lua_pushboolean(L, d->half_gates >> i & 1); lua_setfield(L, -2, "half");
+        /* stepped every m-th step only with multirate = m (core/engine/multirate.h) */
+        lua_pushboolean(L, d->slow_states >> i & 1); lua_setfield(L, -2, "slow");
         lua_rawseti(L, -2, i + 1);
     }
     return 1;

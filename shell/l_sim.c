@@ -114,7 +114,7 @@ static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
-                                       "members", NULL};
+                                       "members", "multirate", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -150,6 +150,10 @@ static int lsim_new(lua_State *L)
     cfg.fp64 = precision == PRECISION_FP64 || precision == PRECISION_MIXED;
     cfg.mixed = precision == PRECISION_MIXED;
     cfg.half = precision == PRECISION_FP32H;
+    /* the model's slow states step every this many steps (core/engine/multirate.h) */
+    const long multirate = args_integer(L, 1, fn, "multirate", 1, 0, 1);
+    if (multirate > 1000) cardiac_error(L, "%s: 'multirate' must be 1 to 1000 steps, got %ld", fn, multirate);
+    cfg.multirate = (int)multirate;
     cfg.layout = NULL;
     cfg.tsteps = 0;
     int layout = -1;
@@ -1001,6 +1005,7 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "precision")) lua_pushstring(L, model_precision_name(sim_precision(s)));
     else if (!strcmp(k, "layout")) { if (sim_layout(s)[0]) lua_pushstring(L, sim_layout(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
+    else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
     else if (!strcmp(k, "blocks")) {
         if (sim_blocks(s)[0]) lua_pushfstring(L, "%dx%dx%d", sim_blocks(s)[0], sim_blocks(s)[1], sim_blocks(s)[2]);
         else lua_pushnil(L);

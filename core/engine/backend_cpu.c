@@ -9,6 +9,7 @@
 #include <time.h>
 #include "half_round.h"
 #include "halo.h"
+#include "multirate.h"
 #include "threads.h"
 #include "sim.h"
 #include "state_view.h"
@@ -137,9 +138,10 @@ static void cpu_step(sim *s, long nsteps)
     for (long q = 0; q < nsteps && (s->bad_cell < 0 || s->dc.nranks > 1); q++) {
         const block_map *bm = cd->blocked ? &cd->bm : NULL;
         if (s->ms) multiscale_cpu_step(s, cd->var, cd->ptab, s->nstep + q);
+        const int mr = s->multirate ? 1 + multirate_updates(s->nstep + q, s->multirate) : 0;
         long bad = cd->esize == 8
-            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab)
-            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab);
+            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr)
+            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr);
         void *tmp = cd->var[vi];
         cd->var[vi] = cd->vnext;
         cd->vnext = tmp;

@@ -5,9 +5,26 @@
  * core/mesh/blocks.h), where the sweep visits the stored blocks only.
  * Returns the first (row-major) cell whose state became non-finite, or LONG_MAX. */
 
-/* Steps the tissue cell x; returns 0 when its new state is not finite. */
+/* Multirate stepping (core/engine/multirate.h; mr 1: a holding step, 2: an
+ * updating one): the model's slow states keep their stored values, or take
+ * s->multirate times the step's change. In precision "mixed" the GPU stores
+ * the float-valued ones in float, so the combined value is rounded so here. */
+static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, size_t q, int mr)
+{
+    const model_def *d = s->m.def;
+    for (int v = 0; v < d->nstate; v++) {
+        if (!(d->slow_states >> v & 1)) continue;
+        const real old = var[v][q];
+        if (mr == 1) { y[v] = old; continue; }
+        y[v] = R(multirate)(old, y[v], s->multirate);
+        if (s->mixed && (d->mixed_float >> v & 1)) y[v] = (real)(float)y[v];
+    }
+}
+
+/* Steps the tissue cell x; returns 0 when its new state is not finite.
+ * mr: multirate's kind of step (cpu_multirate), 0 without multirate. */
 static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const real *istim, const real *p,
-                              const st_cell *x)
+                              const st_cell *x, int mr)
 {
     if (s->plabel) p += (size_t)s->plabel[x->c] * MODEL_MAX_PARAM;   /* the cell's parameter set */
     const model_def *d = s->m.def;
@@ -17,6 +34,7 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     real diff = R(stencil_point_at)(&s->st, &s->lg, var[vi], x);
     for (int v = 0; v < ns; v++) y[v] = var[v][q];
     R(model_step)(s, y, diff, istim[q], (real)s->dt, p);
+    if (mr) R(cpu_multirate)(s, y, var, q, mr);
     int finite = 1;
     for (int v = 0; v < ns; v++) {
         finite &= isfinite(y[v]);
@@ -26,9 +44,10 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     return finite;
 }
 
-/* p: the parameter sets (core/interventions/param_sets.h) in precision real, MODEL_MAX_PARAM apart. */
+/* p: the parameter sets (core/interventions/param_sets.h) in precision real, MODEL_MAX_PARAM apart;
+ * mr: as cpu_cell's. */
 static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, real *vnext, const real *istim,
-                         const real *p)
+                         const real *p, int mr)
 {
     const grid *g = &s->lg;
     const model_def *d = s->m.def;
@@ -49,7 +68,7 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
             int owned = 1;
             for (int a = 0; a < 3; a++) owned &= x.pos[a] >= s->own_lo[a] && x.pos[a] < s->own_hi[a];
             if (!owned) { vnext[q] = V[q]; continue; }
-            if (!R(cpu_cell)(s, var, vnext, istim, p, &x) && (long)x.c < bad) bad = (long)x.c;
+            if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr) && (long)x.c < bad) bad = (long)x.c;
         }
         return bad;
     }
@@ -60,7 +79,7 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
                 const size_t c = grid_index(g, i, j, k);
                 if (!g->mask[c]) { vnext[c] = V[c]; continue; }
                 const st_cell x = {NULL, c, c, {i, j, k}, {0, 0, 0}};
-                if (!R(cpu_cell)(s, var, vnext, istim, p, &x) && (long)c < bad) bad = (long)c;
+                if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr) && (long)c < bad) bad = (long)c;
             }
     return bad;
 }

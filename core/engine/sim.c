@@ -137,6 +137,23 @@ static int check_blocks(const sim *s, const sim_config *cfg, char *err, size_t e
     return 0;
 }
 
+/* Multirate stepping needs the model's list of slow states, none of them
+ * stored in half (the rule combines values before they are stored). */
+static int check_multirate(const sim *s, char *err, size_t errlen)
+{
+    const model_def *d = s->m.def;
+    if (!d->slow_states) {
+        snprintf(err, errlen, "multirate = %d: model '%s' declares no slow states (model:states() marks "
+                 "them slow = true); leave out multirate", s->multirate, d->name);
+        return -1;
+    }
+    if (d->slow_states & d->half_gates) {
+        snprintf(err, errlen, "multirate: model '%s' declares a slow state that precision fp32h stores in half", d->name);
+        return -1;
+    }
+    return 0;
+}
+
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
@@ -159,6 +176,11 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->mixed = cfg->mixed;
     s->half = cfg->half && !cfg->fp64;
     s->tsteps = cfg->tsteps;
+    s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
+    if (s->multirate && check_multirate(s, err, errlen) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     s->block[0] = cfg->block[0];
     s->block[1] = cfg->block[1];
     snprintf(s->layout, sizeof s->layout, "%s", cfg->layout ? cfg->layout : "");

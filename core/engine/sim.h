@@ -117,6 +117,8 @@ struct sim {
     int half;                   /* precision "fp32h": fp32, the model's half_gates in IEEE half (model.h) */
     char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
+    int multirate;              /* the model's slow states step every this many steps
+                                   (core/engine/multirate.h); 0: every step */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
     int blocks[3];              /* blockDS block size (core/mesh/blocks.h), {0, 0, 0} = row-major state */
     double dt;
@@ -163,6 +165,7 @@ typedef struct {
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
     int members;                /* an ensemble of this many members along the grid's last axis (core/engine/members.h), 0: none */
+    int multirate;              /* the model's slow states step every this many steps (core/engine/multirate.h); 0 or 1: every step */
     double dt, D[3];
 } sim_config;
 
@@ -296,6 +299,7 @@ int sim_order(const sim *s);                     /* stencil order, 2 or 4 */
 int sim_fp64(const sim *s);                      /* state in double precision */
 const char *sim_layout(const sim *s);            /* GPU layout, "" on the CPU */
 int sim_tsteps(const sim *s);
+int sim_multirate(const sim *s);                 /* steps between the slow states' changes; 0: every step */
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
 long sim_steps(const sim *s);

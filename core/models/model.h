@@ -104,6 +104,9 @@ typedef struct model_def {
                                          state v), which the GPU stores in float */
     unsigned long long half_gates;    /* states stored in IEEE half in precision fp32h (bit v: state
                                          v), or 0: the model has no fp32h */
+    unsigned long long slow_states;   /* states that multirate stepping (core/engine/multirate.h)
+                                         changes every m-th step only (bit v: state v), or 0:
+                                         the model has no multirate; none is in half_gates */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale/multiscale.h) steps before each cell step */
 } model_def;

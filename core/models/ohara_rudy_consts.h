@@ -27,6 +27,18 @@ enum {
                         (1ull << ORD_ML) | (1ull << ORD_A) | (1ull << ORD_IF) | (1ull << ORD_AP) | \
                         (1ull << ORD_IFP) | (1ull << ORD_D) | (1ull << ORD_FF) | (1ull << ORD_FCAF) | \
                         (1ull << ORD_FFP) | (1ull << ORD_FCAFP) | (1ull << ORD_XK1))
+/* Multirate stepping (core/engine/multirate.h) holds these 14 states between
+ * its steps: the eight slow gates above (time constants of 100 ms and more)
+ * and nai, nass, ki, kss, cansr and CaMKt. Chosen by their effect on a paced
+ * cable (docs/gpu-notebook.md, item 28): every 10 steps of 0.05 ms they moved
+ * activation by under 0.003 ms and APD90 by under 0.2 ms over ten beats, and
+ * the error did not grow from beat to beat; adding j, jp, jca, iS, iSp and
+ * cajsr made APD90's error grow beat by beat (3 ms after ten), so they step
+ * every step. */
+#define ORD_SLOW_STATES ((1ull << ORD_HL) | (1ull << ORD_HLP) | (1ull << ORD_FS) | (1ull << ORD_FCAS) | \
+                         (1ull << ORD_XRF) | (1ull << ORD_XRS) | (1ull << ORD_XS1) | (1ull << ORD_XS2) | \
+                         (1ull << ORD_NAI) | (1ull << ORD_NASS) | (1ull << ORD_KI) | (1ull << ORD_KSS) | \
+                         (1ull << ORD_CANSR) | (1ull << ORD_CAMKT))
 /* The gates (m .. xk1, ORD_M .. ORD_XK1) as an X-macro X(name, units, description),
  * shared by the models built on ORd's membrane (gaur_rudy). */
 #define ORD_GATE_STATES(X) \
