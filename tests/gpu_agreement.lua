@@ -353,6 +353,48 @@ for _, precision in ipairs(shard == 1 and {"mixed", "fp32h"} or {}) do
   end
 end
 
+-- Multirate stepping (multirate = 10: ORd's 14 slow states change at steps
+-- 10, 20, ... only, core/engine/multirate.h) on the naive and blockDS
+-- kernels against the CPU, in every precision: V after 400 steps (a wave
+-- crossing the box) within the tolerance of the comparisons above, the slow
+-- states xs1 and nai within 2e-3 and 1e-6 mM (xs1 is a float gate: V's fp32
+-- tolerance of the range [0, 1]); then 5 steps more leave every slow state
+-- where it was on the GPU too.
+for _, precision in ipairs(shard == nshards and {"fp32", "fp64", "mixed", "fp32h"} or {}) do
+  for _, blocks in ipairs{false, 3} do
+    local function make(backend)
+      local sim = cardiac.simulation{mesh = cardiac.mesh{n = {13, 7, 5}, dx = 0.25}, model = "ohara_rudy", dt = 0.05,
+                                     D = 0.1, precision = precision, backend = backend, blocks = blocks or nil,
+                                     multirate = 10}
+      sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5}, amplitude = 80,
+                                        duration = 1, start = 0.5})
+      sim:step(400)
+      return sim
+    end
+    local cpu, gsim = make("cpu"), make(self_check and "cpu" or "cuda")
+    local label = ("ORd multirate = 10, %s, %s"):format(precision, blocks and "blocks" or "naive")
+    local tol = (precision == "fp64" and 1e-9 or precision == "fp32h" and 4e-3 or 2e-3) * 130
+    local dv, dx, dn = gsim:diff(cpu), gsim:diff(cpu, "xs1"), gsim:diff(cpu, "nai")
+    local vmax = select(2, gsim:stats("V"))
+    check(dv <= tol and dx <= 2e-3 and dn <= 1e-6 and vmax > 0,
+          ("%s: max |dV| = %.2e (tol %.1e), |d xs1| = %.2e, |d nai| = %.2e mM after 400 steps (max V %.1f mV)"):format(
+            label, dv, tol, dx, dn, vmax))
+    local held = {}
+    for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
+      if st.slow then held[st.name] = gsim:field(st.name) end
+    end
+    gsim:step(5)
+    local moved = 0
+    for name, before in pairs(held) do
+      for i, x in ipairs(gsim:field(name)) do if x ~= before[i] then moved = moved + 1 end end
+    end
+    check(moved == 0 and gsim.multirate == 10, ("%s: steps 401-405 moved no slow state (%d values moved)"):format(
+      label, moved))
+    cpu:close()
+    gsim:close()
+  end
+end
+
 -- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
 -- 128 (its state in shared memory, cuda/kernels_block.cuh, kernels_naive.cuh):
 -- a larger block = {...} is refused when the simulation is made, naming the

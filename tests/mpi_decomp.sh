@@ -141,8 +141,10 @@ blocks_case() {  # model [precision]
   done
 }
 blocks_case karma
+# multirate: ORd's slow states change at the same steps on every rank
+blocks_case ohara_rudy fp32 10
 if [ "$backend" = cuda ]; then
-  blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed
+  blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; blocks_case ohara_rudy fp32h 10
   # the layout named as well as the blocks
   out=$(mpirun -np 2 "$mpibin" -e 'local s = cardiac.simulation{mesh = cardiac.mesh{n = {8, 8, 8}, dx = 0.25},
     model = "karma", backend = "cuda", layout = "block", blocks = 2}
