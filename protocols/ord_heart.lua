@@ -12,6 +12,8 @@
 -- over that whole beat a step costs 7 to 12% more than over the published
 -- ORd's (both measured with an activation map).
 --   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks] [name=value ...]
+-- name=value: model parameters, and multirate=m: ORd's 14 slow states stepped
+-- every m-th step only (core/engine/multirate.h; written every m-th step).
 -- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
 -- same physical size (dx = 2.5 mm) that the CPU runs in seconds.
 -- On a GPU it times the stepping (median of 3 x `steps` after a warm-up, CUDA
@@ -36,10 +38,11 @@ else
   blocks = #b == 1 and b[1] or b
 end
 local params = {}   -- model parameters, e.g. ina_m_shift=10
+local multirate = 1
 for i = 6, arg and #arg or 0 do
   local k, v = arg[i]:match("^([%w_]+)=(.+)$")
   assert(k and tonumber(v), "ord_heart: model parameters are name=value, got " .. arg[i])
-  params[k] = tonumber(v)
+  if k == "multirate" then multirate = tonumber(v) else params[k] = tonumber(v) end
 end
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
 local dx = 0.5 / scale
@@ -48,38 +51,44 @@ local t0 = os.clock()
 local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("ohara_rudy", params), dt = 0.05, D = 0.3,
-                               precision = precision, backend = backend, blocks = blocks}
+                               precision = precision, backend = backend, blocks = blocks,
+                               multirate = multirate > 1 and multirate or nil}
 sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
 local pnames = {}
 for k, v in pairs(params) do pnames[#pnames + 1] = k .. "=" .. v end
 table.sort(pnames)
 local ranks = cardiac.ranks or 1
-print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s, %s%s, set up in %.1f s"):format(
+print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s%s, %s%s, set up in %.1f s"):format(
   n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend,
   ranks > 1 and (" x %d ranks"):format(ranks) or "", precision,
+  multirate > 1 and (", multirate %d"):format(multirate) or "",
   sim.blocks and ("blocks " .. sim.blocks) or "whole box", #pnames > 0 and ", " .. table.concat(pnames, " ") or "",
   os.clock() - t0))
 
 -- bytes a tissue cell-step must move: every state read and written once;
 -- "mixed" stores the gates (mixed_float) in float on the GPU, the other states
--- in double; "fp32h" 15 gates (half) in 16 bits, the others in float
-local nstate, nfloat, nhalf = cardiac.model("ohara_rudy").nstate, 0, 0
-for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
-  if st.mixed_float then nfloat = nfloat + 1 end
-  if st.half then nhalf = nhalf + 1 end
+-- in double; "fp32h" 15 gates (half) in 16 bits, the others in float;
+-- with multirate = m the GPU writes the slow states every m-th step only
+local gpu = backend == "cuda"
+local function stored_bytes(st)
+  if precision == "fp32" or precision == "fp32h" and not (gpu and st.half) then return 4 end
+  if precision == "fp32h" then return 2 end
+  return precision == "mixed" and gpu and st.mixed_float and 4 or 8
 end
-local bytes = 2 * (precision == "fp32" and 4 * nstate or precision == "mixed" and backend == "cuda"
-                   and 8 * (nstate - nfloat) + 4 * nfloat or precision == "fp32h" and backend == "cuda"
-                   and 4 * (nstate - nhalf) + 2 * nhalf or precision == "fp32h" and 4 * nstate or 8 * nstate)
+local bytes = 0
+for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
+  bytes = bytes + stored_bytes(st) * (1 + ((gpu and st.slow and multirate > 1) and 1 / multirate or 1))
+end
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step
-local case = ("ord_heart %dx%dx%d %s%s%s"):format(n[1], n[2], n[3], precision,
+local case = ("ord_heart %dx%dx%d %s%s%s%s"):format(n[1], n[2], n[3], precision,
+                                                  multirate > 1 and (" multirate %d"):format(multirate) or "",
                                                   sim.blocks and (" blocks " .. sim.blocks) or "",
                                                   ranks > 1 and (" %d ranks"):format(ranks) or "")
 local s20000 = per_step * 20
 local cell_steps = mesh.tissue / (per_step * 1e-3)
 local gbs = cell_steps * bytes / 1e9
 print(("  %.4f ms/step, 20,000 steps in %.1f s (thesis P100, blockDS: 264.8 s), %.3g tissue cell-steps/s, "
-       .. "%.0f GB/s at %d B per tissue cell-step"):format(per_step, s20000, cell_steps, gbs, bytes))
+       .. "%.0f GB/s at %.1f B per tissue cell-step"):format(per_step, s20000, cell_steps, gbs, bytes))
 if steps == 20000 then
   local w = os.time()
   sim:step(20000)

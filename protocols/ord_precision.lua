@@ -2,7 +2,9 @@
 -- case), and what each precision costs: the same heart, excitation and steps
 -- in fp64 (the reference), "mixed" (fp64 with the gate kinetics in fp32,
 -- core/engine/instances.h), fp32 and "fp32h" (fp32 with 15 gates stored in
--- IEEE half, core/engine/half_round.h). For each precision, beside the wall time
+-- IEEE half, core/engine/half_round.h), and fp32 and fp32h with multirate = 10
+-- (ORd's 14 slow states stepped every 10th step, core/engine/multirate.h).
+-- For each, beside the wall time
 -- of its run (ms per step), against fp64:
 --  * V at the end: the largest and RMS difference over the tissue;
 --  * activation times (first upstroke through -40 mV): the largest difference
@@ -36,9 +38,9 @@ local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local ACT_BOUND, APD_BOUND = 1.0, 2.0   -- ms (issue 34, goal 1)
 
-local function run(precision)
+local function run(precision, multirate)
   local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.05, D = 0.3, precision = precision,
-                                 backend = backend, blocks = 2}
+                                 backend = backend, blocks = 2, multirate = multirate}
   sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
   local maps = sim:activation{threshold = -40}
   sim:step(1)   -- the kernels loaded before the clock starts
@@ -83,7 +85,7 @@ print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells, %s, %g ms (%d steps)%s
 local rows = {}
 local function row(precision, wall, vmax, vrms, act, apd)
   local steps = ref.steps - 1
-  print(("  %-5s %7.2f s (%.4f ms/step)  max |dV| %.3e mV, RMS %.3e  activation: %d cells, max |dT| %.3f ms, "
+  print(("  %-18s %7.2f s (%.4f ms/step)  max |dV| %.3e mV, RMS %.3e  activation: %d cells, max |dT| %.3f ms, "
     .. "%d over %g ms, %d in one only  APD90: %d cells, max |dAPD| %.3f ms, %d over %g ms, %d in one only"):format(
     precision, wall, 1000 * wall / steps, vmax, vrms, act.both, act.max, act.over, ACT_BOUND, act.only, apd.both,
     apd.max, apd.over, APD_BOUND, apd.only))
@@ -92,10 +94,11 @@ local function row(precision, wall, vmax, vrms, act, apd)
     apd.both, apd.max, apd.over, apd.only, unrep, backend == "cuda" and cardiac.gpu().name or "cpu")
 end
 row("fp64", wref, 0, 0, compare(tref, tref, ACT_BOUND), compare(aref, aref, APD_BOUND))
-for _, precision in ipairs{"mixed", "fp32", "fp32h"} do
-  local sim, t, apd, wall = run(precision)
+for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}} do
+  local sim, t, apd, wall = run(how[1], how[2])
   local vmax, vrms = sim:diff(ref)
-  row(precision, wall, vmax, vrms, compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))
+  row(how[1] .. (how[2] and (" multirate " .. how[2]) or ""), wall, vmax, vrms, compare(t, tref, ACT_BOUND),
+      compare(apd, aref, APD_BOUND))
   sim:close()
 end
 ref:close()
