@@ -19,26 +19,6 @@
 
 
 
-// Operations on two states at once, or on a pinned buffer sized for the
-// simulation's precision, take one precision: a mixed simulation's gate
-// (stored in float) cannot join them. Records the failure.
-static bool same_precision(sim *s, int a, int b, const char *what)
-{
-    if (var_kind(s, a) == var_kind(s, b)) return true;
-    if (s->half) {
-        const int g = var_kind(s, a) == STORE_F16 ? a : b;
-        sim_fail(s, "%s: state '%s' is stored in half on the GPU in precision 'fp32h' and cannot be combined with "
-                 "float states there; use two states stored in float, precision 'fp32', or the cpu backend",
-                 what, s->m.def->states[g].name);
-        return false;
-    }
-    const int g = sim_var_fp64(s, a) ? b : a;
-    sim_fail(s, "%s: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be combined with "
-             "double states there; use two non-gate states, precision 'fp64', or the cpu backend",
-             what, s->m.def->states[g].name);
-    return false;
-}
-
 // Host-to-device copy queued on the compute stream, so that the kernels queued
 // after it see the data. A plain cudaMemcpy from pageable memory may return
 // before its DMA has finished, and the legacy stream it runs on does not order
@@ -703,7 +683,7 @@ static void face_copy_blocks(sim *s, int var, const halo_face *f, void *host, in
 static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int to_host)
 {
     cuda_data *cd = data(s);
-    if (!same_precision(s, var, s->m.def->vindex, "the host-staged exchange of ghost layers")) return;
+    if (!sim_states_alike(s, var, s->m.def->vindex, 1, "the host-staged exchange of ghost layers")) return;
     if (cd->layout == LAYOUT_BLOCK) { face_copy_blocks(s, var, f, host, to_host); return; }
     char *dev = (char *)cd->state[var] + f->offset * cd->esize;
     const size_t w = f->blocklen * cd->esize, pitch = (f->nblocks > 1 ? f->pitch : f->blocklen) * cd->esize;

@@ -428,6 +428,23 @@ int sim_precision(const sim *s)
 int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.def->mixed_float >> v & 1)); }
 int sim_var_half(const sim *s, int v) { return s->half && (s->m.def->half_gates >> v & 1); }
 
+int sim_states_alike(sim *s, int a, int b, int half_ok, const char *what)
+{
+    const int ha = sim_var_half(s, a), hb = sim_var_half(s, b);
+    if (ha || hb) {
+        if (ha && hb && half_ok) return 1;
+        sim_fail(s, "%s: state '%s' is stored in half on the GPU in precision 'fp32h'%s; use two states stored in "
+                 "float, precision 'fp32', or the cpu backend", what, s->m.def->states[ha ? a : b].name,
+                 half_ok ? " and cannot be combined with float states there" : "");
+        return 0;
+    }
+    if (sim_var_fp64(s, a) == sim_var_fp64(s, b)) return 1;
+    sim_fail(s, "%s: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be combined with "
+             "double states there; use two non-gate states, precision 'fp64', or the cpu backend", what,
+             s->m.def->states[sim_var_fp64(s, a) ? b : a].name);
+    return 0;
+}
+
 int sim_get_state(sim *s, int var, void *dst)
 {
     return sim_gather_whole(s, get_state_local, NULL, var, dst, sim_state_size(s));

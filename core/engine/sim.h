@@ -277,6 +277,12 @@ int sim_var_fp64(const sim *s, int v);
 /* Whether state v is held in IEEE half (precision "fp32h", model_def.half_gates):
  * stored in half on the GPU, rounded to half after every step on the CPU. */
 int sim_var_half(const sim *s, int v);
+/* Whether the GPU stores states a and b alike (both double, both float, or,
+ * where half_ok, both half), as what reads two states as one type needs (the
+ * GPU's phase singularities, the host-staged exchange of ghost layers);
+ * otherwise records the failure (sim_fail), naming `what` and the state that
+ * differs, and returns 0. */
+int sim_states_alike(sim *s, int a, int b, int half_ok, const char *what);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
 /* Milliseconds nsteps steps take on the slowest rank (they count as steps);

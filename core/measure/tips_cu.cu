@@ -214,30 +214,11 @@ static tips_dev *cache(sim *s, const state_view *v)
     return t;
 }
 
-// Both phase variables in one precision (the kernels read them as one type,
-// float or double): a mixed simulation's gate, stored in float, cannot join a
-// double state, and an fp32h simulation's gates, stored in half, take no part.
-static bool same_precision(sim *s, const state_view *v, int a, int b)
-{
-    if (v->fp64[a] == STORE_F16 || v->fp64[b] == STORE_F16) {
-        sim_fail(s, "phase singularities: state '%s' is stored in half on the GPU in precision 'fp32h'; use two "
-                 "states stored in float, precision 'fp32', or the cpu backend",
-                 s->m.def->states[v->fp64[a] == STORE_F16 ? a : b].name);
-        return false;
-    }
-    if (v->fp64[a] == v->fp64[b]) return true;
-    const int g = v->fp64[a] ? b : a;
-    sim_fail(s, "phase singularities: state '%s' is stored in float on the GPU in precision 'mixed' and cannot be "
-             "combined with double states there; use two non-gate states, precision 'fp64', or the cpu backend",
-             s->m.def->states[g].name);
-    return false;
-}
-
 extern "C" void tips_sums_cu(sim *s, const state_view *v, int va, int vb, double sums[2])
 {
     sums[0] = sums[1] = 0;
     tips_dev *t = cache(s, v);
-    if (!t || !same_precision(s, v, va, vb)) return;
+    if (!t || !sim_states_alike(s, va, vb, 0, "phase singularities")) return;
     cudaStream_t st = (cudaStream_t)v->stream;
     phase_sums(*(const store_map *)v->store, v->fp64[va], v->var[va], v->var[vb], v->mask, part_of(s), t->part2, st);
     CU(s, cudaGetLastError());
@@ -251,7 +232,7 @@ extern "C" long tips_faces_cu(sim *s, const state_view *v, int va, int vb, doubl
 {
     *out = nullptr;
     tips_dev *t = cache(s, v);
-    if (!t || !same_precision(s, v, va, vb)) return -1;
+    if (!t || !sim_states_alike(s, va, vb, 0, "phase singularities")) return -1;
     cudaStream_t st = (cudaStream_t)v->stream;
     const phase_part p = part_of(s);
     phase_field(*(const store_map *)v->store, v->fp64[va], v->var[va], v->var[vb], v->mask, p, a0, b0, t->phase, st);
