@@ -250,7 +250,8 @@ for _, prec in ipairs{"mixed", "fp64"} do
 end
 csv_section("docs/data/calcium/benchmark-h100.csv", "Stochastic calcium: 10,000 dyads per cell (one H100)",
   "`cardiac protocols/calcium_benchmark.lua 20 docs/data/calcium/benchmark-h100.csv` (H100 80GB HBM3, "
-    .. "2026-11-26, commit e86b965): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
+    .. "2026-11-26, commit 5aa86b3; on e86b965, before ORd's gates took their rates, the 12 mm case ran 8.95 and 13.35 ms, "
+    .. "one run each): gaur_rudy with 10,000 dyads per cell at dx = 0.5 mm, a wave started at z = 0, "
     .. "median of 5 x 20 steps after a warm-up (CUDA events). Issue 6's measure is cell-steps/s (cells x steps / "
     .. "s): the thesis reached 20,623 on one K20X with 1,416 cells (Altanaite 2017, fig. 6.4); the goal was "
     .. "500,000; issue 34's is 1,500,000 in fp32. GB/s: the bytes a dyad-step must move, 64 in fp32 (one block "
