@@ -4,14 +4,16 @@
  * and V, steps every step as before; the slow states' values at the held
  * steps are what the fast currents read.
  *
- * Why: the slow gates and concentrations of ORd change by parts in 1e5 a
- * step of 0.05 ms, and a step that only reads them moves fewer bytes: the
- * GPU kernels write them every m-th step only (ORd in fp32h: 14 of 41
- * states, about 218 bytes a cell-step instead of 268). The change over m
- * steps is that step's rate (its forward-Euler or Rush-Larsen step, taken at
- * the step's fast states) times m dt: a forward-Euler step of m dt for a
- * concentration, and for a gate of time constant tau a Rush-Larsen step of
- * m dt within about (m dt / tau)^2 / 2 of its change. Its effect on the
+ * Why: ORd's slow gates (time constants of tens to thousands of ms over
+ * most of the cycle) and slow concentrations change little in a step of
+ * 0.05 ms, and a step that only reads them moves fewer bytes: the GPU
+ * kernels write them every m-th step only (ORd in fp32h: 14 of 41 states,
+ * about 218 bytes a cell-step instead of 268). The change over m steps is
+ * that step's rate (its forward-Euler or Rush-Larsen step, taken at the
+ * step's fast states) times m dt: a forward-Euler step of m dt for a
+ * concentration, and for a gate of time constant tau m Rush-Larsen
+ * increments of dt, which differ from one of m dt by about (m dt / tau)^2 / 2
+ * of the gate's distance to its target (docs/numerics.md). Its effect on the
  * tissue was measured before it was built (docs/gpu-notebook.md, item 28)
  * and is reported beside each timing (docs/models.md, "Multirate").
  *

@@ -28,11 +28,13 @@ enum {
                         (1ull << ORD_IFP) | (1ull << ORD_D) | (1ull << ORD_FF) | (1ull << ORD_FCAF) | \
                         (1ull << ORD_FFP) | (1ull << ORD_FCAFP) | (1ull << ORD_XK1))
 /* Multirate stepping (core/engine/multirate.h) holds these 14 states between
- * its steps: the eight slow gates above (time constants of 100 ms and more)
+ * its steps: the eight gates above that stop short of their targets in half
+ * (time constants of tens to thousands of ms over most of the cycle; xrs's
+ * falls to 2.3 ms near +60 mV, xrf's to 13 ms, xs2's to 18 ms at -100 mV)
  * and nai, nass, ki, kss, cansr and CaMKt. Chosen by their effect on a paced
  * cable (docs/gpu-notebook.md, item 28): every 10 steps of 0.05 ms they moved
  * activation by under 0.003 ms and APD90 by under 0.2 ms over ten beats, and
- * the error did not grow from beat to beat; adding j, jp, jca, iS, iSp and
+ * the error hardly grew from beat to beat; adding j, jp, jca, iS, iSp and
  * cajsr made APD90's error grow beat by beat (3 ms after ten), so they step
  * every step. */
 #define ORD_SLOW_STATES ((1ull << ORD_HL) | (1ull << ORD_HLP) | (1ull << ORD_FS) | (1ull << ORD_FCAS) | \
