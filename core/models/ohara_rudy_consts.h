@@ -30,7 +30,8 @@ enum {
 /* Multirate stepping (core/engine/multirate.h) holds these 14 states between
  * its steps: the eight gates above that stop short of their targets in half
  * (time constants of tens to thousands of ms over most of the cycle; xrs's
- * falls to 2.3 ms near +60 mV, xrf's to 13 ms, xs2's to 18 ms at -100 mV)
+ * falls to 9 ms at the upstroke's peak, xrf's to 13 ms, xs2's to 18 ms at
+ * -100 mV)
  * and nai, nass, ki, kss, cansr and CaMKt. Chosen by their effect on a paced
  * cable (docs/gpu-notebook.md, item 28): every 10 steps of 0.05 ms they moved
  * activation by under 0.003 ms and APD90 by under 0.2 ms over ten beats, and
