@@ -401,7 +401,7 @@ struct gpu_dyads {
     uint64_t key_period;
     unsigned char *clamp;
     void *cellc, *p, *dcoef;
-    double *part;
+    double *part;                           // the separate kernels' per-block sums (part_bytes)
     size_t cell_smem;                       // dyad_cell_step's dynamic shared memory, 0: the separate kernels
     std::vector<double> p_host;             // the parameters last uploaded
     std::vector<unsigned char> p_bytes;     // in the state's precision
@@ -412,12 +412,39 @@ static size_t cell_coef_bytes(int fp64)
     return fp64 ? sizeof(dyad_types<double>::cell) : sizeof(dyad_types<float>::cell);
 }
 
+// Whether a cell's stage runs as one block (dyad_cell_step): in fp32, where
+// its shared memory fits a block. fp64 keeps the separate kernels: its
+// reaction needs 80 registers a thread without spilling much (item 33), and
+// a block of 1,024 threads gets 64. The bytes of dynamic shared memory, or 0.
+static size_t cell_step_bytes(int fp64, int n, size_t ncells)
+{
+    if (fp64 || ncells == 0 || ncells > 0x7fffffffu) return 0;
+    const size_t bytes = cell_step_smem(n, sizeof(float));
+    int dev = 0, optin = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, dyad_cell_step<float>) != cudaSuccess) { cudaGetLastError(); return 0; }
+    if (bytes + fa.sharedSizeBytes > (size_t)optin) return 0;
+    if (cudaFuncSetAttribute(dyad_cell_step<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) !=
+        cudaSuccess) { cudaGetLastError(); return 0; }
+    return bytes;
+}
+
+// The separate kernels' per-block sums (part): DS_COUNT doubles for each
+// block of each cell; the one-block path sums in shared memory instead.
+static size_t part_bytes(size_t cell_smem, int bpc, size_t ncells)
+{
+    return cell_smem ? 0 : std::max<size_t>(ncells, 1) * bpc * DS_COUNT * sizeof(double);
+}
+
 double gpu_dyads_bytes(const sim *s, size_t ncells)
 {
     if (!s->m.def->multiscale) return 0;
     const int n = (int)s->m.p[GR_DYADS], bpc = (n + threads_for(n) - 1) / threads_for(n);
-    const double per_cell = cell_coef_bytes(s->fp64) + 6.0 * (s->fp64 ? 8 : 4) + 8.0 * DS_COUNT * bpc + 8 + 8 + 1;
-    return multiscale_need(s, ncells) + per_cell * ncells + 8.0 * MODEL_MAX_PARAM;
+    const double per_cell = cell_coef_bytes(s->fp64) + 6.0 * (s->fp64 ? 8 : 4) + 8 + 8 + 1;
+    const double part = (double)part_bytes(cell_step_bytes(s->fp64, n, ncells), bpc, ncells);
+    return multiscale_need(s, ncells) + per_cell * ncells + part + 8.0 * MODEL_MAX_PARAM;
 }
 
 static bool alloc(void **p, size_t bytes, double total, char *err, size_t errlen)
@@ -433,25 +460,6 @@ static bool alloc(void **p, size_t bytes, double total, char *err, size_t errlen
     return false;
 }
 
-// Whether a cell's stage runs as one block (dyad_cell_step): in fp32, where
-// its shared memory fits a block. fp64 keeps the separate kernels: its
-// reaction needs 80 registers a thread without spilling much (item 33), and
-// a block of 1,024 threads gets 64. The bytes of dynamic shared memory, or 0.
-static size_t cell_step_bytes(const gpu_dyads *g)
-{
-    if (g->fp64 || g->ncells == 0 || g->ncells > 0x7fffffffu) return 0;
-    const size_t bytes = cell_step_smem(g->n, sizeof(float));
-    int dev = 0, optin = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, dyad_cell_step<float>) != cudaSuccess) { cudaGetLastError(); return 0; }
-    if (bytes + fa.sharedSizeBytes > (size_t)optin) return 0;
-    if (cudaFuncSetAttribute(dyad_cell_step<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) !=
-        cudaSuccess) { cudaGetLastError(); return 0; }
-    return bytes;
-}
-
 gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
 {
     const multiscale *ms = s->ms;
@@ -464,6 +472,7 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
     g->ncells = ms->ncells;
     g->seed = ms->seed;
     const size_t es = s->fp64 ? 8 : 4, nd = g->ncells * (size_t)g->n, nc = std::max<size_t>(g->ncells, 1);
+    g->cell_smem = cell_step_bytes(g->fp64, g->n, g->ncells);
     const double total = gpu_dyads_bytes(s, g->ncells);
     bool ok = true;
     for (int v = 0; v < MS_NVAR && ok; v++) ok = alloc(&g->var[v], nd * es, total, err, errlen);
@@ -474,7 +483,7 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
          alloc((void **)&g->clamp, nc, total, err, errlen) &&
          alloc(&g->cellc, nc * cell_coef_bytes(s->fp64), total, err, errlen) &&
          alloc(&g->dcoef, nc * 6 * es, total, err, errlen) &&
-         alloc((void **)&g->part, nc * g->bpc * DS_COUNT * sizeof(double), total, err, errlen) &&
+         alloc((void **)&g->part, part_bytes(g->cell_smem, g->bpc, g->ncells), total, err, errlen) &&
          alloc(&g->p, MODEL_MAX_PARAM * es, total, err, errlen);
     if (!ok) { gpu_dyads_free(g); return nullptr; }
     double rest[MS_NVAR];
@@ -486,7 +495,6 @@ gpu_dyads *gpu_dyads_create(sim *s, cudaStream_t st, char *err, size_t errlen)
     cudaMemcpyAsync(g->lcell, ms->lcell, g->ncells * sizeof(size_t), cudaMemcpyHostToDevice, st);
     cudaMemcpyAsync(g->gcell, ms->gcell, g->ncells * sizeof(uint64_t), cudaMemcpyHostToDevice, st);
     g->key_period = ms->key_period;
-    g->cell_smem = cell_step_bytes(g);
     gpu_dyads_params(g, s->m.p, s->m.def->nparam, st);
     const cudaError_t e = cudaStreamSynchronize(st);
     if (e != cudaSuccess) {
