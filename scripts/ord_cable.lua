@@ -11,11 +11,12 @@
 local M = {}
 M.__index = M
 
--- opts: cells (80), t (ms, 450), cell ("endo"), bcl (ms; paced once if nil);
--- dx 0.25 mm, dt 0.05 ms, D 0.2 mm^2/ms, fp32, stimulus at the left end
+-- opts: cells (80), t (ms, 450), cell ("endo"), bcl (ms; paced once if nil),
+-- multirate (the simulation's, 1); dx 0.25 mm, dt 0.05 ms, D 0.2 mm^2/ms,
+-- fp32, stimulus at the left end
 function M.new(opts)
   local c = setmetatable({N = opts.cells or 80, T = opts.t or 450, cell = opts.cell or "endo", bcl = opts.bcl,
-                          dx = 0.25, dt = 0.05}, M)
+                          multirate = opts.multirate or 1, dx = 0.25, dt = 0.05}, M)
   c.model = cardiac.model("ohara_rudy", {cell = c.cell})
   return c
 end
@@ -24,7 +25,7 @@ end
 -- called after step k (1, 2, ...).
 function M:run(hook)
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = {self.N}, dx = self.dx}, model = self.model, dt = self.dt,
-    D = 0.2, precision = "fp32", stimuli = {cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5},
+    D = 0.2, precision = "fp32", multirate = self.multirate, stimuli = {cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5},
       amplitude = 80, duration = 1, start = 1, period = self.bcl, count = self.bcl and math.ceil(self.T / self.bcl) or nil}}}
   local maps = sim:activation{threshold = -40}
   if hook then hook(sim, 0) end
