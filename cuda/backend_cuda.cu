@@ -224,6 +224,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  "cuda/launch.h)", d->name);
         return -1;
     }
+    b.frac = s->frac;
+    if (s->frac && !model_has_frac_kernels(d->id)) {
+        snprintf(err, errlen, "precision 'fp32g' for model %s: its kernels are not built (CARDIAC_FRAC_MODELS, "
+                 "cuda/launch.h)", d->name);
+        return -1;
+    }
     b.every = s->multirate;
     if (s->multirate && !model_has_slow_kernels(d->id)) {
         snprintf(err, errlen, "multirate for model %s: its kernels are not built (CARDIAC_SLOW_MODELS, cuda/launch.h)",
@@ -319,7 +325,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.stream = cd->compute;
     for (int v = 0; v < d->nstate; v++) {
         if (!var_esize(s, v)) {   // the second half state of a pair: 2 bytes into its first's words
-            cd->state[v] = (char *)cd->state[half_pair_first(d->half_gates, v)] + 2;
+            cd->state[v] = (char *)cd->state[var_pair_first(s, v)] + 2;
             continue;
         }
         if (!dev_alloc(&cd->state[v], var_esize(s, v) * cd->nstore, err, errlen)) return -1;

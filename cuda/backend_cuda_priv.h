@@ -68,19 +68,30 @@ struct cuda_data {
 
 
 inline cuda_data *data(sim *s) { return (cuda_data *)s->bd; }
-// How state v is stored (STORE_F32, STORE_F64, STORE_F16; launch.h): double
-// in fp64 but for the float-valued gates of precision "mixed" (sim_var_fp64),
-// half for the gates of precision "fp32h" (sim_var_half), else float.
+// How state v is stored (STORE_F32, STORE_F64, STORE_F16, STORE_U16;
+// launch.h): double in fp64 but for the float-valued gates of precision
+// "mixed" (sim_var_fp64), half for the half gates of precisions "fp32h" and
+// "fp32g" (sim_var_half), a 16-bit fraction for the other gates of "fp32g"
+// (sim_var_frac), else float.
 inline int var_kind(const sim *s, int v)
 {
-    return sim_var_fp64(s, v) ? STORE_F64 : sim_var_half(s, v) ? STORE_F16 : STORE_F32;
+    return sim_var_fp64(s, v) ? STORE_F64 : sim_var_half(s, v) ? STORE_F16 : sim_var_frac(s, v) ? STORE_U16 : STORE_F32;
 }
-// Bytes per stored cell that state v's own array takes: a half state that
-// is the second of its pair lives in its first's words (half_pair_first).
+// The first state of v's pair of 16-bit states, as the kernels pair them
+// (pair_first, device_common.cuh): fp32h's half gates in one group, fp32g's
+// in four (half or fraction, slow or not).
+inline int var_pair_first(const sim *s, int v)
+{
+    const model_def *d = s->m.def;
+    if (!s->frac) return half_pair_first(d->half_gates, v);
+    return pair16_first(d->half_gates | d->frac_gates, d->frac_gates, d->slow_states, v);
+}
+// Bytes per stored cell that state v's own array takes: a 16-bit state that
+// is the second of its pair lives in its first's words (var_pair_first).
 inline size_t var_esize(const sim *s, int v)
 {
     const int k = var_kind(s, v);
-    if (k == STORE_F16) return half_pair_first(s->m.def->half_gates, v) == v ? 4 : 0;
+    if (k == STORE_F16 || k == STORE_U16) return var_pair_first(s, v) == v ? 4 : 0;
     return k == STORE_F64 ? sizeof(double) : sizeof(float);
 }
 // Grid to kernel view: 2D grids run as nx x 1 x ny so that the kernels that

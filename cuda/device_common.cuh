@@ -175,14 +175,20 @@ step_args<M, T> make_args(const launch_ctx &c)
     return a;
 }
 
+// The first state of v's pair of 16-bit states in model type M's storage
+// (pair16_first, launch.h).
+template <class M>
+__host__ __device__ constexpr int pair_first(int v) { return pair16_first(M::narrow, M::frac, M::slow16, v); }
+
 // State v of stored cell c from the arrays p, and back: the states of
 // M::narrow are stored narrower than T: in float when T is double (a mixed
-// model's gates, whose values are floats), in IEEE half when T is float (the
-// gates of precision "fp32h", rounded to nearest as they are stored, two to a
-// 32-bit word: half_pair_first, launch.h; both are read through the pair's
-// first pointer, so that the compiler loads the word once); the others in T.
-// v is a compile-time constant in the unrolled loops of the kernels, so the
-// tests cost nothing.
+// model's gates, whose values are floats), in 16 bits when T is float (the
+// gates of precisions "fp32h" and "fp32g": IEEE half, or, for those of
+// M::frac, 16-bit fractions of [0, 1]; rounded to nearest as they are
+// stored, two to a 32-bit word: pair16_first, launch.h; both are read
+// through the pair's first pointer, so that the compiler loads the word
+// once); the others in T. v is a compile-time constant in the unrolled loops
+// of the kernels, so the tests cost nothing.
 template <class M, class T>
 __device__ __forceinline__ T load_state(T *const *p, int v, size_t c)
 {
@@ -190,7 +196,11 @@ __device__ __forceinline__ T load_state(T *const *p, int v, size_t c)
         if constexpr (sizeof(T) == 8) {
             return (T)((const float *)p[v])[c];
         } else {
-            const int f = half_pair_first(M::narrow, v);
+            const int f = pair_first<M>(v);
+            if (M::frac >> v & 1) {
+                const unsigned w = ((const unsigned *)p[f])[c];
+                return fraction16_value(f == v ? w & 0xffffu : w >> 16);
+            }
             const __half2 w = ((const __half2 *)p[f])[c];
             return f == v ? __low2float(w) : __high2float(w);
         }
@@ -204,8 +214,9 @@ __device__ __forceinline__ void store_state(T *const *p, int v, size_t c, T x)
         if constexpr (sizeof(T) == 8) {
             ((float *)p[v])[c] = (float)x;
         } else {
-            const int f = half_pair_first(M::narrow, v);
-            ((__half *)p[f])[2 * c + (f != v)] = __float2half_rn(x);
+            const int f = pair_first<M>(v);
+            if (M::frac >> v & 1) ((unsigned short *)p[f])[2 * c + (f != v)] = (unsigned short)fraction16_code(x);
+            else ((__half *)p[f])[2 * c + (f != v)] = __float2half_rn(x);
         }
     } else {
         p[v][c] = x;
@@ -214,22 +225,28 @@ __device__ __forceinline__ void store_state(T *const *p, int v, size_t c, T x)
 // The whole state y of stored cell c, as store_state puts each, but a pair of
 // half states as one 32-bit word: their two 16-bit stores were two memory
 // requests (docs/gpu-notebook.md item 31).
-// SKIP: states left out (multirate's slow states, store_step), none of
-// them half: a pair goes out whole.
+// SKIP: states left out (multirate's slow states, store_step): the 16-bit
+// ones among them are paired among themselves (M::slow16), so a pair goes
+// out whole.
 template <class M, class T, unsigned long long SKIP = 0>
 __device__ __forceinline__ void store_states(T *const *p, size_t c, const T *y)
 {
-    static_assert(sizeof(T) == 8 || !(SKIP & M::narrow), "store_states: a half state left out would split its pair");
+    static_assert(sizeof(T) == 8 || !(SKIP & M::narrow) || (SKIP & M::narrow) == (M::slow16 & M::narrow),
+                  "store_states: a 16-bit state left out would split its pair");
 #pragma unroll
     for (int v = 0; v < M::nstate; v++) {
         if (SKIP >> v & 1) continue;
         if constexpr (sizeof(T) == 4) {
             if (M::narrow >> v & 1) {
-                if (half_pair_first(M::narrow, v) != v) continue;   // went out with its pair's first
-                const unsigned long long above = M::narrow & ~((2ull << v) - 1);
+                if (pair_first<M>(v) != v) continue;   // went out with its pair's first
+                // its partner: the next state of its group, if paired with it
+                // (bit counts, which fold where v is a constant: item 31)
+                const unsigned long long above = pair16_group(M::narrow, M::frac, M::slow16, v) & ~((2ull << v) - 1);
                 const int s = above ? __ffsll((long long)above) - 1 : v;
-                if (s != v && half_pair_first(M::narrow, s) == v) ((__half2 *)p[v])[c] = __floats2half2_rn(y[v], y[s]);
-                else store_state<M>(p, v, c, y[v]);
+                if (s == v || pair_first<M>(s) != v) store_state<M>(p, v, c, y[v]);
+                else if (M::frac >> v & 1)
+                    ((unsigned *)p[v])[c] = fraction16_code(y[v]) | fraction16_code(y[s]) << 16;
+                else ((__half2 *)p[v])[c] = __floats2half2_rn(y[v], y[s]);
                 continue;
             }
         }
@@ -270,6 +287,7 @@ template <class M> __device__ __forceinline__ void derive_slots(double *) {}
     struct name##_model {                                                                         \
         enum { nstate = NS, nparam = NP, vindex = VI };                                        \
         static constexpr unsigned long long narrow = 0;   /* states stored in float (mixed) */  \
+        static constexpr unsigned long long frac = 0, slow16 = 0;   /* fp32g's (frac_model) */      \
         static __device__ __forceinline__ void step(float *y, float d, float s, float dt,         \
                                                     const float *p) { name##_step_f32(y, d, s, dt, p); } \
         static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
@@ -313,6 +331,19 @@ template <class M> struct half_of { using type = void; };
     template <> struct half_of<name##_model> { using type = name##_half_model; };
 CARDIAC_HALF_MODELS(CARDIAC_HALF_TYPE)
 #undef CARDIAC_HALF_TYPE
+
+// Precision "fp32g": the model's float kernels with every gate in 16 bits,
+// the states of CARDIAC_FRAC_MODELS (launch.h) as fractions beside its half
+// gates, its slow 16-bit states paired among themselves. frac_of names that
+// type, void for the others.
+template <class M> struct frac_of { using type = void; };
+#define CARDIAC_FRAC_TYPE(name, HALF, FRAC, SLOW)                                                 \
+    struct name##_frac_model : name##_model {                                                     \
+        static constexpr unsigned long long narrow = (HALF) | (FRAC), frac = FRAC, slow16 = SLOW;  \
+    };                                                                                            \
+    template <> struct frac_of<name##_model> { using type = name##_frac_model; };
+CARDIAC_FRAC_MODELS(CARDIAC_FRAC_TYPE)
+#undef CARDIAC_FRAC_TYPE
 
 // Multirate stepping (core/engine/multirate.h): the slow states of model M
 // (its plain, mixed and half types alike), from CARDIAC_SLOW_MODELS

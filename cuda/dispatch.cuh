@@ -11,7 +11,8 @@
 // which dispatch_model<L_launch, M> calls for model M (see the end of this
 // file). Precision "mixed" (ctx.fp64 and ctx.mixed) runs the model's mixed
 // type (mixed_of, device_common.cuh) in double, "fp32h" (ctx.half) its half
-// type (half_of) in float.
+// type (half_of) in float, "fp32g" (ctx.frac) its type with every gate in 16
+// bits (frac_of) in float.
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include <type_traits>
@@ -65,6 +66,11 @@ void dispatch_model(const launch_ctx &c)
         if constexpr (!std::is_void<MX>::value) {
             static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store float states");
             if (c.fp64 && c.mixed) return dispatch_variant<F, MX, double>(c);
+        }
+        using GX = typename frac_of<M>::type;
+        if constexpr (!std::is_void<GX>::value) {
+            static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store 16-bit states");
+            if (!c.fp64 && c.frac) return dispatch_variant<F, GX, float>(c);
         }
         using HX = typename half_of<M>::type;
         if constexpr (!std::is_void<HX>::value) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 #include "blocks.h"
+#include "fraction16.h"
 #include "halo.h"
 #include "layouts.h"
 #include "model.h"
@@ -32,6 +33,18 @@ inline bool model_has_half_kernels(model_id m)
 #define CARDIAC_HALF_CASE(name, gates) if (m == MODEL_ID_##name) return true;
     CARDIAC_HALF_MODELS(CARDIAC_HALF_CASE)
 #undef CARDIAC_HALF_CASE
+    return false;
+}
+// The models whose float kernels are also built with every gate in 16 bits
+// (precision "fp32g"): their half gates in half and these as 16-bit
+// fractions (model_def.frac_gates, core/engine/fraction16.h); the backend
+// refuses "fp32g" for any other model.
+#define CARDIAC_FRAC_MODELS(X) X(ohara_rudy, ORD_HALF_GATES, ORD_FRAC_GATES, ORD_SLOW_STATES)
+inline bool model_has_frac_kernels(model_id m)
+{
+#define CARDIAC_FRAC_CASE(name, half, frac, slow) if (m == MODEL_ID_##name) return true;
+    CARDIAC_FRAC_MODELS(CARDIAC_FRAC_CASE)
+#undef CARDIAC_FRAC_CASE
     return false;
 }
 
@@ -77,6 +90,7 @@ struct launch_ctx {
     int fp64, order, masked;
     int mixed;                        // fp64 with the model's mixed step (precision "mixed")
     int half;                         // fp32 with the model's half_gates stored in half (precision "fp32h")
+    int frac;                         // and its frac_gates as 16-bit fractions (precision "fp32g", with half)
     int n[3];                         // view dimensions (x fastest; 2D grids run as nx x 1 x ny)
     void *in[MODEL_MAX_STATE];        // state at time n
     void *out[MODEL_MAX_STATE];       // where the state at n + steps goes (== in for in-place states)
@@ -154,10 +168,20 @@ struct store_map {
     block_map blocks;    // LAYOUT_BLOCK: cells of blocks not stored have no value
 };
 // How a state array holds its values: float, double (the former fp64 flag, 0
-// and 1) or IEEE half (the gates of precision "fp32h", model_def.half_gates),
-// every other half of 32-bit words (half_pair_first). The functions below that
-// take a `kind` accept all three.
-enum { STORE_F32 = 0, STORE_F64 = 1, STORE_F16 = 2 };
+// and 1), IEEE half (the gates of precision "fp32h", model_def.half_gates) or
+// a 16-bit fraction of [0, 1] (the other gates of precision "fp32g",
+// model_def.frac_gates; frac16 below), the last two every other half of 32-bit
+// words (half_pair_first). The functions below that take a `kind` accept all four.
+enum { STORE_F32 = 0, STORE_F64 = 1, STORE_F16 = 2, STORE_U16 = 3 };
+// A stored 16-bit fraction (core/engine/fraction16.h) as an element type: it
+// converts to and from float as the kernels store and load it, so that the
+// layout conversions and the features' GPU halves read it as they read half.
+struct frac16 {
+    unsigned short k;
+    frac16() = default;
+    __host__ __device__ explicit frac16(float x) : k((unsigned short)fraction16_code(x)) {}
+    __host__ __device__ operator float() const { return fraction16_value(k); }
+};
 // Precision "fp32h" stores its half states two to a 32-bit word: the states of
 // `mask` in ascending order, the first with the second, the third with the
 // fourth, ..., a last one alone in a word's low half. The first of a pair owns
@@ -178,6 +202,21 @@ __host__ __device__ inline int half_pair_first(unsigned long long mask, int v)
     const int k = __builtin_popcountll(below), last = below ? 63 - __builtin_clzll(below) : v;
 #endif
     return k % 2 == 0 ? v : last;
+}
+// Precision "fp32g" pairs its 16-bit states within four groups: half or
+// fraction, slow (multirate) or not. So a pair has one codec, and a step
+// that holds the slow states (multirate) writes whole pairs of the others.
+// narrow: every 16-bit state; frac: the fractions; slow: the slow states
+// (0 where none of the 16-bit states is slow: fp32h's pairs).
+__host__ __device__ inline unsigned long long pair16_group(unsigned long long narrow, unsigned long long frac,
+                                                          unsigned long long slow, int v)
+{
+    return narrow & (frac >> v & 1 ? frac : ~frac) & (slow >> v & 1 ? slow : ~slow);
+}
+__host__ __device__ inline int pair16_first(unsigned long long narrow, unsigned long long frac,
+                                            unsigned long long slow, int v)
+{
+    return half_pair_first(pair16_group(narrow, frac, slow, v), v);
 }
 // dst[c] (float, row-major) = src at cell c, for all cells; `absent` for cells not stored.
 void export_field(const store_map &m, int kind, const void *src, float *dst, float absent, cudaStream_t st);

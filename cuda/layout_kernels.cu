@@ -5,12 +5,14 @@
 #include "store_index.cuh"
 #include "tower.cuh"
 
-// A value in element type T: half rounds to nearest, as the GPU's stores do.
+// A value in element type T: half and fractions round to nearest, as the GPU's stores do.
 template <class T> T as_elem(double x) { return (T)x; }
 template <> __half as_elem<__half>(double x) { return __float2half_rn((float)x); }
+template <> frac16 as_elem<frac16>(double x) { return frac16((float)x); }
 // The host side of a checkpoint copy: the element's own type, half widened to float.
 template <class T> struct host_of { using type = T; };
 template <> struct host_of<__half> { using type = float; };
+template <> struct host_of<frac16> { using type = float; };
 
 // Position of cell c in the stimulus-current array: row-major except in
 // blockDS, whose kernel reads it in storage order.

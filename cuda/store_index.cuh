@@ -19,8 +19,8 @@ __device__ __forceinline__ size_t stored_index(const store_map &m, size_t c)
 }
 
 // Calls f with a null pointer of the element type of storage `kind`
-// (STORE_F32, STORE_F64, STORE_F16; launch.h) and the elements from one
-// stored value to the next (2 for half: every other half, half_pair_first),
+// (STORE_F32, STORE_F64, STORE_F16, STORE_U16; launch.h) and the elements from one
+// stored value to the next (2 for 16-bit states: every other half, pair16_first),
 // which pick a kernel's instance; for the layout conversions and the
 // features' GPU halves alike.
 template <int S> using stride_c = std::integral_constant<int, S>;
@@ -29,6 +29,7 @@ void by_kind(int kind, F f)
 {
     if (kind == STORE_F64) f((double *)nullptr, stride_c<1>{});
     else if (kind == STORE_F16) f((__half *)nullptr, stride_c<2>{});
+    else if (kind == STORE_U16) f((frac16 *)nullptr, stride_c<2>{});
     else f((float *)nullptr, stride_c<1>{});
 }
 template <class P> using elem = std::remove_pointer_t<P>;

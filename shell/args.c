@@ -176,7 +176,9 @@ int args_precision(lua_State *L, int idx, const char *fn)
     if (!strcmp(p, "fp64")) return PRECISION_FP64;
     if (!strcmp(p, "mixed")) return PRECISION_MIXED;
     if (!strcmp(p, "fp32h")) return PRECISION_FP32H;
-    return cardiac_error(L, "%s: 'precision' must be \"fp32\", \"fp64\", \"mixed\" or \"fp32h\", got \"%s\"", fn, p);
+    if (!strcmp(p, "fp32g")) return PRECISION_FP32G;
+    return cardiac_error(L, "%s: 'precision' must be \"fp32\", \"fp64\", \"mixed\", \"fp32h\" or \"fp32g\", got \"%s\"",
+                         fn, p);
 }
 
 int args_model_precision(lua_State *L, int idx, const char *fn, const model_def *d)
@@ -188,6 +190,9 @@ int args_model_precision(lua_State *L, int idx, const char *fn, const model_def 
     if (p == PRECISION_FP32H && !d->half_gates)
         cardiac_error(L, "%s: 'precision' \"fp32h\" (some gates in 16 bits) is not available for model '%s'; "
                       "none of its states was shown to hold in half precision (use \"fp32\")", fn, d->name);
+    if (p == PRECISION_FP32G && !d->frac_gates)
+        cardiac_error(L, "%s: 'precision' \"fp32g\" (every gate in 16 bits) is not available for model '%s'; "
+                      "none of its states was shown to hold as a 16-bit fraction (use \"fp32\")", fn, d->name);
     return p;
 }
 

@@ -62,9 +62,10 @@ const help_entry help_entries[] = {
 "  the potential), activation (its upstroke threshold), potential (the name of its V state).\n"
 "  Methods: states, params, rest, get, set, trace.\n"
 "  e.g. k = cardiac.model(\"karma\", {eps = 0.01})"},
-{"model:states", "model:states() -> list of {name, units, description, rest, mixed_float, half, slow} of the state variables\n"
- "  (mixed_float: the state's values are floats in precision \"mixed\", and the GPU stores it in float;\n"
- "  half: the state is held in IEEE half in precision \"fp32h\";\n"
+{"model:states", "model:states() -> list of {name, units, description, rest, mixed_float, half, fraction, slow} of the\n"
+ "  state variables (mixed_float: the state's values are floats in precision \"mixed\", and the GPU stores it in float;\n"
+ "  half: the state is held in IEEE half in precisions \"fp32h\" and \"fp32g\";\n"
+ "  fraction: the state is held as a 16-bit fraction of [0, 1] in precision \"fp32g\";\n"
  "  slow: the state changes every m-th step only in a simulation with multirate = m)."},
 {"model:params", "model:params() -> list of {name, value, default, units, description}."},
 {"model:rest", "model:rest() -> {state = resting value, ...}"},
@@ -103,7 +104,8 @@ const help_entry help_entries[] = {
 {"cardiac.simulation",
 "cardiac.simulation{mesh = m, model = k | \"name\", dt = 0.05, D = 0.1 | {Dx, Dy, Dz},\n"
 "                   stencil = 2 | 4, backend = \"cpu\" | \"cuda\" | \"auto\",\n"
-"                   precision = \"fp32\" | \"fp64\" | \"mixed\" | \"fp32h\", layout =, tsteps =,\n"
+"                   precision = \"fp32\" | \"fp64\" | \"mixed\" | \"fp32h\" | \"fp32g\", layout =,\n"
+"                   tsteps =,\n"
 "                   decomp = {px, py, pz},\n"
 "                   balance = \"tissue\" | \"cells\", blocks = b | {bx, by, bz}, stimuli = {s1, ...},\n"
 "                   members = m, multirate = 1}\n"
@@ -117,6 +119,9 @@ const help_entry help_entries[] = {
 "  precision \"fp32h\" (ohara_rudy): fp32 with 15 fast gates held in IEEE half (rounded after\n"
 "  every step on the CPU, stored so on the GPU); 13% faster than fp32 on the GPU heart, close\n"
 "  to it where the wave propagates well, far off at the edge of a dying wave (docs/models.md).\n"
+"  precision \"fp32g\" (ohara_rudy): fp32h with its 13 other gates held as 16-bit fractions of\n"
+"  [0, 1] too, every gate in 16 bits; needs multirate = 10 or more, which its slow gates need to\n"
+"  hold in 16 bits; fewer bytes a step than fp32h (docs/models.md, docs/performance.md).\n"
 "  multirate = m (ohara_rudy): the model's slow states (model:states(), slow = true: 8 slow\n"
 "  gates, 5 concentrations, CaMKt) change only every m-th step, by m times that step's change;\n"
 "  the GPU writes them every m-th step only, fewer bytes a step (docs/performance.md); the\n"

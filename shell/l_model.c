@@ -110,8 +110,10 @@ static int model_states(lua_State *L)
         lua_pushnumber(L, m->rest[i]); lua_setfield(L, -2, "rest");
         /* stored in float by the GPU in precision "mixed" (its value is a float there) */
         lua_pushboolean(L, d->step_mix && (d->mixed_float >> i & 1)); lua_setfield(L, -2, "mixed_float");
-        /* held in IEEE half in precision "fp32h" */
+        /* held in IEEE half in precision "fp32h" and "fp32g" */
         lua_pushboolean(L, d->half_gates >> i & 1); lua_setfield(L, -2, "half");
+        /* held as a 16-bit fraction of [0, 1] in precision "fp32g" */
+        lua_pushboolean(L, d->frac_gates >> i & 1); lua_setfield(L, -2, "fraction");
         /* stepped every m-th step only with multirate = m (core/engine/multirate.h) */
         lua_pushboolean(L, d->slow_states >> i & 1); lua_setfield(L, -2, "slow");
         lua_rawseti(L, -2, i + 1);
@@ -200,6 +202,10 @@ static int model_trace(lua_State *L)
         lua_pop(L, 1);
     }
     const int precision = args_model_precision(L, 2, fn, d);
+    if (precision == PRECISION_FP32G && (d->frac_gates & d->slow_states))
+        return cardiac_error(L, "%s: 'precision' \"fp32g\" holds model '%s's slow gates in 16 bits only under "
+                             "multirate (a simulation's multirate = %d or more), and a single cell steps every state "
+                             "every step; use \"fp32h\" or a simulation", fn, d->name, MODEL_FRAC_MIN_MULTIRATE);
     double y[MODEL_MAX_STATE];
     for (int v = 0; v < d->nstate; v++) y[v] = m->rest[v];
     if (args_field(L, 2, "state")) {

@@ -150,6 +150,7 @@ static int lsim_new(lua_State *L)
     cfg.fp64 = precision == PRECISION_FP64 || precision == PRECISION_MIXED;
     cfg.mixed = precision == PRECISION_MIXED;
     cfg.half = precision == PRECISION_FP32H;
+    cfg.frac = precision == PRECISION_FP32G;   /* and half: sim_create */
     /* the model's slow states step every this many steps (core/engine/multirate.h) */
     const long multirate = args_integer(L, 1, fn, "multirate", 1, 0, 1);
     if (multirate > 1000) cardiac_error(L, "%s: 'multirate' must be 1 to 1000 steps, got %ld", fn, multirate);

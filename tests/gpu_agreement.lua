@@ -311,42 +311,50 @@ for _, precision in ipairs(shard == 1 and {"fp32", "fp64"} or {}) do
 end
 
 -- Precision "mixed" stores ORd's gates in float on the GPU, "fp32h" 15 of them
--- in half (rounded so on the CPU too): a value set into a gate reads back
--- rounded so, one set into a concentration exactly (fp32h: rounded to float),
+-- in half, "fp32g" those in half and the other 13 as 16-bit fractions
+-- (rounded so on the CPU too): a value set into a gate reads back rounded
+-- so, one set into a concentration exactly (fp32h, fp32g: rounded to float),
 -- on every layout that runs ORd; a checkpoint of the state restores it bit
 -- for bit into a new simulation.
 local function as_float(x) return string.unpack("f", string.pack("f", x)) end
-for _, precision in ipairs(shard == 1 and {"mixed", "fp32h"} or {}) do
+for _, precision in ipairs(shard == 1 and {"mixed", "fp32h", "fp32g"} or {}) do
   for _, blocks in ipairs{false, 3} do
     local function make()
       return cardiac.simulation{mesh = cardiac.mesh{n = {9, 7, 5}, dx = 0.25}, model = "ohara_rudy", dt = 0.05,
                                 D = 0.1, precision = precision, backend = self_check and "cpu" or "cuda",
-                                blocks = blocks or nil}
+                                blocks = blocks or nil, multirate = precision == "fp32g" and 10 or nil}
     end
     local sim = make()
     local g, c = 0.1, 1.2345678901234e-4
+    local box = cardiac.box{min = {0, 0, 0}, max = {0.25, 0.25, 0.25}}
     sim:set("m", g)
     sim:set("cai", c)
+    sim:set("j", 0.25)
     sim:step(10)
-    sim:set("m", g, cardiac.box{min = {0, 0, 0}, max = {0.25, 0.25, 0.25}})
-    sim:set("cai", c, cardiac.box{min = {0, 0, 0}, max = {0.25, 0.25, 0.25}})
-    local m1, c1 = sim:field("m")[1], sim:field("cai")[1]
-    -- 0.1 in half: 1638 x 2^-14
-    local want = precision == "fp32h" and 1638 / 2^14 or self_check and g or as_float(g)
-    local wantc = precision == "fp32h" and as_float(c) or c
+    sim:set("m", g, box)
+    sim:set("cai", c, box)
+    sim:set("j", 0.25, box)
+    local m1, c1, j1 = sim:field("m")[1], sim:field("cai")[1], sim:field("j")[1]
+    -- 0.1 in half: 1638 x 2^-14; 0.25 as a fraction: 16384 (16383.75) x
+    -- the float nearest 1 / 65535, rounded to float
+    local sixteen = precision == "fp32h" or precision == "fp32g"
+    local want = sixteen and 1638 / 2^14 or self_check and g or as_float(g)
+    local wantc = sixteen and as_float(c) or c
+    local wantj = precision == "fp32g" and as_float(16384 * as_float(1 / 65535)) or 0.25
     local label = precision .. " " .. (blocks and "blocks" or "naive")
-    check(m1 == want and c1 == wantc, ("%s: gate m set to 0.1 reads %.17g (want %.17g), cai %.17g (want %.17g)"):format(
-      label, m1, want, c1, wantc))
+    check(m1 == want and c1 == wantc and j1 == wantj,
+          ("%s: gate m set to 0.1 reads %.17g (want %.17g), cai %.17g (want %.17g), j set to 0.25 %.17g (want %.17g)"):format(
+      label, m1, want, c1, wantc, j1, wantj))
     local file = os.tmpname()
     sim:checkpoint(file, {overwrite = true})
     local back = make()
     back:restore(file)
-    local dm, dc = back:diff(sim, "m"), back:diff(sim, "cai")
+    local dm, dc, dj = back:diff(sim, "m"), back:diff(sim, "cai"), back:diff(sim, "j")
     back:step(5)
     sim:step(5)
-    check(dm == 0 and dc == 0 and back:diff(sim) == 0,
-          ("%s: checkpoint restored bit for bit (m %g, cai %g) and continues equal (V %g)"):format(
-            label, dm, dc, back:diff(sim)))
+    check(dm == 0 and dc == 0 and dj == 0 and back:diff(sim) == 0,
+          ("%s: checkpoint restored bit for bit (m %g, cai %g, j %g) and continues equal (V %g)"):format(
+            label, dm, dc, dj, back:diff(sim)))
     os.remove(file)
     sim:close()
     back:close()
@@ -358,9 +366,10 @@ end
 -- kernels against the CPU, in every precision: V after 400 steps (a wave
 -- crossing the box) within the tolerance of the comparisons above, the slow
 -- states xs1 and nai within 2e-3 and 1e-6 mM (xs1 is a float gate: V's fp32
--- tolerance of the range [0, 1]); then 5 steps more leave every slow state
--- where it was on the GPU too.
-for _, precision in ipairs(shard == nshards and {"fp32", "fp64", "mixed", "fp32h"} or {}) do
+-- tolerance of the range [0, 1]), and in fp32g j (a fast gate stored as a
+-- fraction) within 2e-3 too; then 5 steps more leave every slow state where
+-- it was on the GPU too.
+for _, precision in ipairs(shard == nshards and {"fp32", "fp64", "mixed", "fp32h", "fp32g"} or {}) do
   for _, blocks in ipairs{false, 3} do
     local function make(backend)
       local sim = cardiac.simulation{mesh = cardiac.mesh{n = {13, 7, 5}, dx = 0.25}, model = "ohara_rudy", dt = 0.05,
@@ -373,12 +382,13 @@ for _, precision in ipairs(shard == nshards and {"fp32", "fp64", "mixed", "fp32h
     end
     local cpu, gsim = make("cpu"), make(self_check and "cpu" or "cuda")
     local label = ("ORd multirate = 10, %s, %s"):format(precision, blocks and "blocks" or "naive")
-    local tol = (precision == "fp64" and 1e-9 or precision == "fp32h" and 4e-3 or 2e-3) * 130
+    local tol = (precision == "fp64" and 1e-9 or (precision == "fp32h" or precision == "fp32g") and 4e-3 or 2e-3) * 130
     local dv, dx, dn = gsim:diff(cpu), gsim:diff(cpu, "xs1"), gsim:diff(cpu, "nai")
+    local dj = gsim:diff(cpu, "j")
     local vmax = select(2, gsim:stats("V"))
-    check(dv <= tol and dx <= 2e-3 and dn <= 1e-6 and vmax > 0,
-          ("%s: max |dV| = %.2e (tol %.1e), |d xs1| = %.2e, |d nai| = %.2e mM after 400 steps (max V %.1f mV)"):format(
-            label, dv, tol, dx, dn, vmax))
+    check(dv <= tol and dx <= 2e-3 and dn <= 1e-6 and dj <= 2e-3 and vmax > 0,
+          ("%s: max |dV| = %.2e (tol %.1e), |d xs1| = %.2e, |d j| = %.2e, |d nai| = %.2e mM after 400 steps (max V %.1f mV)"):format(
+            label, dv, tol, dx, dj, dn, vmax))
     local held = {}
     for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
       if st.slow then held[st.name] = gsim:field(st.name) end

@@ -178,15 +178,17 @@ for _, precision in ipairs{"fp32", "fp64"} do
 end
 
 -- the GPU reads the two phase variables as one type: with ORd, a gate
--- stored in float ("mixed") or in half ("fp32h") beside V is refused, naming
--- the gate; two double states (mixed) or two float ones (fp32h) are found
+-- stored in float ("mixed"), in half ("fp32h", "fp32g") or as a 16-bit
+-- fraction ("fp32g") beside V is refused, naming the gate; two double states
+-- (mixed) or two float ones (fp32h, fp32g) are found
 if not self_check then
-  for _, c in ipairs{{"mixed", "m", "float"}, {"fp32h", "m", "half"}, {"mixed", "cai"}, {"fp32h", "cai"}} do
+  for _, c in ipairs{{"mixed", "m", "in float"}, {"fp32h", "m", "in half"}, {"mixed", "cai"}, {"fp32h", "cai"},
+                     {"fp32g", "j", "as a 16-bit fraction"}, {"fp32g", "m", "in half"}, {"fp32g", "cai"}} do
     local sim = cardiac.simulation{mesh = cardiac.mesh{n = {12, 10}, dx = 0.25}, model = "ohara_rudy", D = 0.1,
-                                   precision = c[1], backend = "cuda"}
+                                   precision = c[1], backend = "cuda", multirate = c[1] == "fp32g" and 10 or nil}
     local ok, err = pcall(sim.tips, sim, {vars = {"V", c[2]}, centre = {-80, 1e-4}})
     if c[3] then
-      check(not ok and tostring(err):find("phase singularities: state '" .. c[2] .. "' is stored in " .. c[3], 1, true),
+      check(not ok and tostring(err):find("phase singularities: state '" .. c[2] .. "' is stored " .. c[3], 1, true),
             "ORd %s tips of V and %s: refused, naming the gate (%s)", c[1], c[2], tostring(err))
     else
       check(ok, "ORd %s tips of V and %s: found (%d at rest)", c[1], c[2], ok and #err or -1)

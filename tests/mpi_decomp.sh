@@ -141,8 +141,10 @@ blocks_case() {  # model [precision]
   done
 }
 blocks_case karma
-# multirate: ORd's slow states change at the same steps on every rank
+# multirate: ORd's slow states change at the same steps on every rank; in
+# fp32g also stored in 16 bits
 blocks_case ohara_rudy fp32 10
+blocks_case ohara_rudy fp32g 10
 if [ "$backend" = cuda ]; then
   blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; blocks_case ohara_rudy fp32h 10
   # the layout named as well as the blocks

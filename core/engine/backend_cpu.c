@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "fraction16.h"
 #include "half_round.h"
 #include "halo.h"
 #include "multirate.h"
@@ -17,8 +18,12 @@
 static inline void model_step_f32(const sim *s, float *y, float diff, float istim, float dt,
                                   const float *p)
 {
-    s->m.def->step_f32(y, diff, istim, dt, p);
-    if (s->half) round_states_to_half(y, s->m.def->nstate, s->m.def->half_gates);   /* as the GPU stores them */
+    const model_def *d = s->m.def;
+    d->step_f32(y, diff, istim, dt, p);
+    if (s->half) round_states_to_half(y, d->nstate, d->half_gates);   /* as the GPU stores them */
+    /* the slow ones are rounded after multirate's rule (cpu_multirate), as
+     * the GPU combines the unrounded step with the stored value */
+    if (s->frac) round_states_to_fraction(y, d->nstate, d->frac_gates & ~d->slow_states);
 }
 static inline void model_step_f64(const sim *s, double *y, double diff, double istim,
                                   double dt, const double *p)
@@ -52,13 +57,15 @@ static void set_value(const cpu_data *cd, void *a, size_t c, double x)
     else ((float *)a)[c] = (float)x;
 }
 
-/* A state held in half (precision "fp32h") takes the values the GPU stores:
- * what is written into it from outside the steps is rounded as they round. */
+/* A state held in half (precision "fp32h", "fp32g") or as a 16-bit fraction
+ * ("fp32g") takes the values the GPU stores: what is written into it from
+ * outside the steps is rounded as they round. */
 static void round_if_half(const sim *s, const cpu_data *cd, int v)
 {
-    if (!sim_var_half(s, v)) return;
+    const int half = sim_var_half(s, v), frac = sim_var_frac(s, v);
+    if (!half && !frac) return;
     float *a = cd->var[v];
-    for (size_t q = 0; q < cd->nstore; q++) a[q] = half_round(a[q]);
+    for (size_t q = 0; q < cd->nstore; q++) a[q] = half ? half_round(a[q]) : fraction16_round(a[q]);
 }
 
 /* Where row-major cell c is stored; (size_t)-1 for cells of blocks not stored. */

@@ -8,7 +8,8 @@
 /* Multirate stepping (core/engine/multirate.h; mr 1: a holding step, 2: an
  * updating one): the model's slow states keep their stored values, or take
  * s->multirate times the step's change. In precision "mixed" the GPU stores
- * the float-valued ones in float, so the combined value is rounded so here. */
+ * the float-valued ones in float, and in "fp32g" the slow gates as 16-bit
+ * fractions, so the combined value is rounded so here. */
 static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, size_t q, int mr)
 {
     const model_def *d = s->m.def;
@@ -18,6 +19,7 @@ static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, siz
         if (mr == 1) { y[v] = old; continue; }
         y[v] = R(multirate)(old, y[v], s->multirate);
         if (s->mixed && (d->mixed_float >> v & 1)) y[v] = (real)(float)y[v];
+        if (s->frac && (d->frac_gates >> v & 1)) y[v] = (real)fraction16_round((float)y[v]);
     }
 }
 

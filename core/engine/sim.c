@@ -154,6 +154,27 @@ static int check_multirate(const sim *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Precision fp32g stores the model's frac_gates in 16 bits; its slow gates
+ * among them hold there only when multirate makes their changes large enough
+ * (MODEL_FRAC_MIN_MULTIRATE, core/models/model.h). */
+static int check_fp32g(const sim *s, char *err, size_t errlen)
+{
+    const model_def *d = s->m.def;
+    const unsigned long long slow = d->frac_gates & d->slow_states;
+    if (!slow || s->multirate >= MODEL_FRAC_MIN_MULTIRATE) return 0;
+    char names[256] = "";
+    for (int v = 0, k = 0; v < d->nstate; v++)
+        if (slow >> v & 1) {
+            const size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", k++ ? ", " : "", d->states[v].name);
+        }
+    snprintf(err, errlen, "precision 'fp32g' stores model '%s's slow gates (%s) in 16 bits, where a step's change "
+             "of a slow gate is below the storage's resolution and the gate stops short of its target; it needs "
+             "multirate = %d or more (got %d), which updates them every m-th step by m times the change; or use "
+             "precision 'fp32h'", d->name, names, MODEL_FRAC_MIN_MULTIRATE, s->multirate ? s->multirate : 1);
+    return -1;
+}
+
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
@@ -174,10 +195,11 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->order = cfg->order;
     s->fp64 = cfg->fp64;
     s->mixed = cfg->mixed;
-    s->half = cfg->half && !cfg->fp64;
+    s->half = (cfg->half || cfg->frac) && !cfg->fp64;
+    s->frac = cfg->frac && !cfg->fp64;
     s->tsteps = cfg->tsteps;
     s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
-    if (s->multirate && check_multirate(s, err, errlen) != 0) {
+    if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0)) {
         sim_destroy(s);
         return NULL;
     }
@@ -422,20 +444,30 @@ size_t sim_state_size(const sim *s) { return s->fp64 ? sizeof(double) : sizeof(f
 
 int sim_precision(const sim *s)
 {
-    return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : s->half ? PRECISION_FP32H : PRECISION_FP32;
+    return s->mixed ? PRECISION_MIXED : s->fp64 ? PRECISION_FP64 : s->frac ? PRECISION_FP32G
+         : s->half ? PRECISION_FP32H : PRECISION_FP32;
 }
 
 int sim_var_fp64(const sim *s, int v) { return s->fp64 && !(s->mixed && (s->m.def->mixed_float >> v & 1)); }
 int sim_var_half(const sim *s, int v) { return s->half && (s->m.def->half_gates >> v & 1); }
+int sim_var_frac(const sim *s, int v) { return s->frac && (s->m.def->frac_gates >> v & 1); }
 
 int sim_states_alike(sim *s, int a, int b, int half_ok, const char *what)
 {
     const int ha = sim_var_half(s, a), hb = sim_var_half(s, b);
+    const int fa = sim_var_frac(s, a), fb = sim_var_frac(s, b);
+    if (fa || fb) {
+        if (fa && fb && half_ok) return 1;
+        sim_fail(s, "%s: state '%s' is stored as a 16-bit fraction on the GPU in precision 'fp32g'%s; use two states "
+                 "stored in float, precision 'fp32', or the cpu backend", what, s->m.def->states[fa ? a : b].name,
+                 half_ok ? " and cannot be combined with other states there" : "");
+        return 0;
+    }
     if (ha || hb) {
         if (ha && hb && half_ok) return 1;
-        sim_fail(s, "%s: state '%s' is stored in half on the GPU in precision 'fp32h'%s; use two states stored in "
+        sim_fail(s, "%s: state '%s' is stored in half on the GPU in precision '%s'%s; use two states stored in "
                  "float, precision 'fp32', or the cpu backend", what, s->m.def->states[ha ? a : b].name,
-                 half_ok ? " and cannot be combined with float states there" : "");
+                 s->frac ? "fp32g" : "fp32h", half_ok ? " and cannot be combined with float states there" : "");
         return 0;
     }
     if (sim_var_fp64(s, a) == sim_var_fp64(s, b)) return 1;

@@ -114,7 +114,8 @@ struct sim {
     int order;
     int fp64;                   /* state in double precision */
     int mixed;                  /* precision "mixed": fp64, gate kinetics in float (model.h) */
-    int half;                   /* precision "fp32h": fp32, the model's half_gates in IEEE half (model.h) */
+    int half;                   /* precision "fp32h" or "fp32g": fp32, the model's half_gates in IEEE half (model.h) */
+    int frac;                   /* precision "fp32g": and its frac_gates as 16-bit fractions (core/engine/fraction16.h) */
     char layout[16];            /* GPU data layout (cuda backend), "" on the CPU */
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int multirate;              /* the model's slow states step every this many steps
@@ -161,6 +162,7 @@ typedef struct {
     int fp64;                   /* double-precision state */
     int mixed;                  /* and the model's mixed step (PRECISION_MIXED) */
     int half;                   /* fp32 with the model's half_gates in half (PRECISION_FP32H) */
+    int frac;                   /* and its frac_gates as 16-bit fractions (PRECISION_FP32G; with half) */
     int order;                  /* 2 or 4 */
     int decomp[3];              /* ranks per axis under MPI, 0 = default (slabs along the last axis) */
     int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
@@ -274,11 +276,15 @@ int sim_precision(const sim *s);
  * the GPU stores in float without loss. Host copies of the state (sim_get_state)
  * are in double for every state of an fp64 or mixed simulation. */
 int sim_var_fp64(const sim *s, int v);
-/* Whether state v is held in IEEE half (precision "fp32h", model_def.half_gates):
- * stored in half on the GPU, rounded to half after every step on the CPU. */
+/* Whether state v is held in IEEE half (precision "fp32h" or "fp32g",
+ * model_def.half_gates): stored in half on the GPU, rounded to half after every
+ * step on the CPU. */
 int sim_var_half(const sim *s, int v);
+/* Whether state v is held as a 16-bit fraction (precision "fp32g",
+ * model_def.frac_gates; core/engine/fraction16.h), stored and rounded so. */
+int sim_var_frac(const sim *s, int v);
 /* Whether the GPU stores states a and b alike (both double, both float, or,
- * where half_ok, both half), as what reads two states as one type needs (the
+ * where half_ok, both half or both fractions), as what reads two states as one type needs (the
  * GPU's phase singularities, the host-staged exchange of ghost layers);
  * otherwise records the failure (sim_fail), naming `what` and the state that
  * differs, and returns 0. */

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "fraction16.h"
 #include "half_round.h"
 #include "model.h"
 
@@ -94,7 +95,7 @@ void model_step_params(const model_def *d, const double *p, double *out)
 const char *model_precision_name(int precision)
 {
     return precision == PRECISION_MIXED ? "mixed" : precision == PRECISION_FP64 ? "fp64"
-         : precision == PRECISION_FP32H ? "fp32h" : "fp32";
+         : precision == PRECISION_FP32H ? "fp32h" : precision == PRECISION_FP32G ? "fp32g" : "fp32";
 }
 
 void model_step_cell(const model_inst *m, double *y, double idiff, double istim, double dt, int precision)
@@ -108,7 +109,8 @@ void model_step_cell(const model_inst *m, double *y, double idiff, double istim,
     for (int v = 0; v < d->nstate; v++) yf[v] = (float)y[v];
     for (int q = 0; q < model_slots(d); q++) pf[q] = (float)p[q];
     d->step_f32(yf, (float)idiff, (float)istim, (float)dt, pf);
-    if (precision == PRECISION_FP32H) round_states_to_half(yf, d->nstate, d->half_gates);
+    if (precision == PRECISION_FP32H || precision == PRECISION_FP32G) round_states_to_half(yf, d->nstate, d->half_gates);
+    if (precision == PRECISION_FP32G) round_states_to_fraction(yf, d->nstate, d->frac_gates);
     for (int v = 0; v < d->nstate; v++) y[v] = yf[v];
 }
 

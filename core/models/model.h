@@ -102,11 +102,15 @@ typedef struct model_def {
     cell_step_f64 step_mix; /* precision "mixed" (core/engine/instances.h), or NULL: the model has none */
     unsigned long long mixed_float;   /* states whose values are floats in precision mixed (bit v:
                                          state v), which the GPU stores in float */
-    unsigned long long half_gates;    /* states stored in IEEE half in precision fp32h (bit v: state
-                                         v), or 0: the model has no fp32h */
+    unsigned long long half_gates;    /* states stored in IEEE half in precision fp32h and fp32g (bit
+                                         v: state v), or 0: the model has neither */
+    unsigned long long frac_gates;    /* states stored as 16-bit fractions of [0, 1] in precision fp32g
+                                         (core/engine/fraction16.h), beside half_gates in half, or 0:
+                                         the model has no fp32g */
     unsigned long long slow_states;   /* states that multirate stepping (core/engine/multirate.h)
                                          changes every m-th step only (bit v: state v), or 0:
-                                         the model has no multirate; none is in half_gates */
+                                         the model has no multirate; none is in half_gates (some
+                                         may be in frac_gates) */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale/multiscale.h) steps before each cell step */
 } model_def;
@@ -150,12 +154,22 @@ double rate_shares_bound(const rate_share *s, int n, const param_info *params, c
  * front's foot is D / CV long (docs/numerics.md); 0 when not measured. */
 double model_resolved_dx(const model_def *d, int order, double D);
 /* Precisions of the state and its arithmetic (precision = "fp32" | "fp64" |
- * "mixed" | "fp32h"). Mixed stores and computes in double except the gate kinetics,
+ * "mixed" | "fp32h" | "fp32g"). Mixed stores and computes in double except the gate kinetics,
  * which are float (core/engine/instances.h); only models with a step_mix have it.
  * fp32h is fp32 with the gates of model_def.half_gates rounded to IEEE half
  * after every step (core/engine/half_round.h), as the GPU stores them; only
- * models with half_gates have it. */
-enum { PRECISION_FP32, PRECISION_FP64, PRECISION_MIXED, PRECISION_FP32H };
+ * models with half_gates have it. fp32g is fp32h with the gates of
+ * model_def.frac_gates also in 16 bits, as fractions of [0, 1]
+ * (core/engine/fraction16.h); only models with frac_gates have it, and where
+ * some are slow states it needs multirate (sim_config.multirate) of at least
+ * MODEL_FRAC_MIN_MULTIRATE. */
+enum { PRECISION_FP32, PRECISION_FP64, PRECISION_MIXED, PRECISION_FP32H, PRECISION_FP32G };
+/* A slow gate (time constants of hundreds of ms) changes by about 1e-4 of its
+ * distance to its target in a step of 0.05 ms, under a fraction's resolution
+ * near its target: stored in 16 bits it stops short of it. Updated every m-th
+ * step by m times the change (multirate), it comes m times closer; m = 10
+ * held ORd's slow gates over ten beats (docs/gpu-notebook.md, item 38). */
+#define MODEL_FRAC_MIN_MULTIRATE 10
 const char *model_precision_name(int precision);
 /* One step of one cell (no diffusion) in a PRECISION_*; y is held in double
  * in every precision. */

@@ -77,5 +77,6 @@ const model_def model_ohara_rudy = {
     .step_mix = ohara_rudy_step_mix,
     .mixed_float = ORD_MIXED_FLOAT_STATES,
     .half_gates = ORD_HALF_GATES,
+    .frac_gates = ORD_FRAC_GATES,
     .slow_states = ORD_SLOW_STATES,
 };

@@ -27,6 +27,12 @@ enum {
                         (1ull << ORD_ML) | (1ull << ORD_A) | (1ull << ORD_IF) | (1ull << ORD_AP) | \
                         (1ull << ORD_IFP) | (1ull << ORD_D) | (1ull << ORD_FF) | (1ull << ORD_FCAF) | \
                         (1ull << ORD_FFP) | (1ull << ORD_FCAFP) | (1ull << ORD_XK1))
+/* In precision "fp32g" the other 13 gates (j, jp, hL, hLp, iS, iSp, fs, fcas,
+ * jca, xrf, xrs, xs1, xs2) are stored too, as 16-bit fractions of [0, 1]
+ * (core/engine/fraction16.h), whose step near 1 is 32 times finer than
+ * half's; the eight slow ones among them hold there only under multirate of
+ * 10 or more (docs/models.md, precision "fp32g"). */
+#define ORD_FRAC_GATES (ORD_MIXED_FLOAT_STATES & ~ORD_HALF_GATES)
 /* Multirate stepping (core/engine/multirate.h) holds these 14 states between
  * its steps: the eight gates above that stop short of their targets in half
  * (time constants of tens to thousands of ms over most of the cycle; xrs's
