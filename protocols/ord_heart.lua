@@ -68,11 +68,13 @@ print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s%s, %
 -- bytes a tissue cell-step must move: every state read and written once;
 -- "mixed" stores the gates (mixed_float) in float on the GPU, the other states
 -- in double; "fp32h" 15 gates (half) in 16 bits, the others in float;
--- with multirate = m the GPU writes the slow states every m-th step only
+-- "fp32g" those and 13 more (fraction) in 16 bits; with multirate = m the
+-- GPU writes the slow states every m-th step only
 local gpu = backend == "cuda"
 local function stored_bytes(st)
-  if precision == "fp32" or precision == "fp32h" and not (gpu and st.half) then return 4 end
-  if precision == "fp32h" then return 2 end
+  if gpu and (precision == "fp32h" or precision == "fp32g") and st.half then return 2 end
+  if gpu and precision == "fp32g" and st.fraction then return 2 end
+  if precision == "fp32" or precision == "fp32h" or precision == "fp32g" then return 4 end
   return precision == "mixed" and gpu and st.mixed_float and 4 or 8
 end
 local bytes = 0

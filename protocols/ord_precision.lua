@@ -2,8 +2,10 @@
 -- case), and what each precision costs: the same heart, excitation and steps
 -- in fp64 (the reference), "mixed" (fp64 with the gate kinetics in fp32,
 -- core/engine/instances.h), fp32 and "fp32h" (fp32 with 15 gates stored in
--- IEEE half, core/engine/half_round.h), and fp32 and fp32h with multirate = 10
--- (ORd's 14 slow states stepped every 10th step, core/engine/multirate.h).
+-- IEEE half, core/engine/half_round.h), fp32 and fp32h with multirate = 10
+-- (ORd's 14 slow states stepped every 10th step, core/engine/multirate.h),
+-- and "fp32g" with multirate = 10 (every gate in 16 bits, the 13 not in half
+-- as fractions of [0, 1], core/engine/fraction16.h; it needs the multirate).
 -- For each, beside the wall time
 -- of its run (ms per step), against fp64:
 --  * V at the end: the largest and RMS difference over the tissue;
@@ -94,7 +96,7 @@ local function row(precision, wall, vmax, vrms, act, apd)
     apd.both, apd.max, apd.over, apd.only, unrep, backend == "cuda" and cardiac.gpu().name or "cpu")
 end
 row("fp64", wref, 0, 0, compare(tref, tref, ACT_BOUND), compare(aref, aref, APD_BOUND))
-for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}} do
+for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}} do
   local sim, t, apd, wall = run(how[1], how[2])
   local vmax, vrms = sim:diff(ref)
   row(how[1] .. (how[2] and (" multirate " .. how[2]) or ""), wall, vmax, vrms, compare(t, tref, ACT_BOUND),

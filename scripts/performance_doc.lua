@@ -155,15 +155,19 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
   "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed 500 docs/data/ord-heart-h100.csv whole` (the whole box) and "
     .. "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed|fp32h 200 docs/data/ord-heart-h100.csv 2 [multirate=10]` "
-    .. "(blockDS, blocks of 2 x 2 x 2 cells, the default; the blockDS rows of commit bd39f75's build remeasured on "
-    .. "the multirate build, which moved none of them by more than 0.2%) (H100, 2026-11-26): 250 x 326 x "
+    .. "and `... fp32g ... multirate=10` (blockDS, blocks of 2 x 2 x 2 cells, the default; the blockDS rows of "
+    .. "commit bd39f75's build remeasured on "
+    .. "the multirate build, which moved none of them by more than 0.2%; the fp32g row on its own build, where "
+    .. "fp32h with multirate = 10 took 0.6005-0.6011 ms as in the table) (H100, 2026-11-26): 250 x 326 x "
     .. "298 box, 26.9% tissue, dt 0.05 ms, D 0.3 mm^2/ms; GB/s at 2 x 41 states per tissue cell-step (mixed: 13 "
-    .. "in fp64, 28 gates in fp32; fp32h: 26 states in fp32, 15 gates in 16 bits; docs/models.md; with "
+    .. "in fp64, 28 gates in fp32; fp32h: 26 states in fp32, 15 gates in 16 bits; fp32g: 13 states in fp32, "
+    .. "28 gates in 16 bits; docs/models.md; with "
     .. "multirate = 10 the 14 slow states written every 10th step only: fp64 555.2, mixed 360, fp32 277.6, fp32h "
-    .. "217.6 B, docs/numerics.md, \"Multirate stepping\", docs/gpu-notebook.md item 37). Published: "
+    .. "217.6, fp32g 180 B, docs/numerics.md, \"Multirate stepping\" and \"Gates in 16 bits\", docs/gpu-notebook.md "
+    .. "items 37 and 38). Published: "
     .. "thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goals in fp64: under 30 s and, issue "
     .. "34's goal 2, under 40 s; neither is met: 54.4 s, 51.1 s with multirate (mixed 30.7 s, fp32 17.0 s, fp32h "
-    .. "14.7 s; with multirate 26.7, 14.8 and 12.0 s). Since "
+    .. "14.7 s; with multirate 26.7, 14.8 and 12.0 s; fp32g with multirate 10.8 s). Since "
     .. "2026-11-26 ORd's rate functions scale V by folded reciprocals instead of dividing by constants (fp64 "
     .. "3.29 -> 2.89 ms a step), fp32h stores its 15 fast gates two to a 32-bit word, in three thread blocks an SM (0.85 -> 0.74 ms), "
     .. "and exp in double reads its constants from constant memory, with the library's results to the bit (the "
@@ -187,7 +191,9 @@ for _, v in ipairs{{"paper", "ORd as published"}, {"ina-shift", "with the theses
   csv_section(("docs/data/ord-accuracy-h100-%s.csv"):format(v[1]),
     ("The ORd heart over one whole beat, %s: time and accuracy against fp64 (one H100)"):format(v[2]),
     ("`cardiac protocols/ord_precision.lua 1 700 docs/data/ord-accuracy-h100-%s.csv%s` (H100 80GB HBM3, "
-      .. "2026-11-26, the build of docs/gpu-notebook.md item 37, multirate): the heart of the section above (blocks of 2, "
+      .. "2026-11-26, the build of docs/gpu-notebook.md item 38, fp32g; every row rerun on it: the rows of the "
+      .. "multirate build, item 37, came out with the same differences to fp64 to the last digit and their times "
+      .. "within 0.6%%): the heart of the section above (blocks of 2, "
       .. "dt 0.05 ms, D 0.3 mm^2/ms, V set to 0 mV on the base's 5%%), 700 ms with an activation map (-40 mV, "
       .. "APD90) sampled every step; wall time of `sim:run` and, against the fp64 run, the largest difference of "
       .. "each cell's activation time and APD90 and how many cells exceed issue 34's bounds (1 ms, 2 ms). %s"):format(
@@ -196,11 +202,14 @@ for _, v in ipairs{{"paper", "ORd as published"}, {"ina-shift", "with the theses
         .. "tissue cells activate, the last at 190.5 ms (docs/models.md, \"Conduction velocity at coarse "
         .. "grids\"); the large differences are at the dying front's edge, where cells fire late or not at all, "
         .. "and fp32h, whose half gates move that edge most, is far outside the bounds there; multirate = 10 "
-        .. "moves it further in fp32 (4,796 cells more than 1 ms off against 2,928) and about as much in fp32h."
+        .. "moves it further in fp32 (4,796 cells more than 1 ms off against 2,928) and about as much in fp32h; "
+        .. "fp32g, every gate in 16 bits, moves it most (81,168 cells)."
       or "The wave crosses the whole heart: 6,530,102 cells activate (the other 9,096 are exactly the base's "
         .. "cells set to 0 mV at the start, which never cross upwards), the last at 185.1 ms, and every one repolarises "
-        .. "within the 700 ms; every precision is within the bounds, and fp32h with multirate = 10, 10.2 s "
-        .. "for the 700 ms (14.6 s per second of activity; issue 34's goal 1 is 10 s), is the fastest within them."),
+        .. "within the 700 ms; every precision is within the bounds, and fp32g with multirate = 10, 9.3 s "
+        .. "for the 700 ms (13.2 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
+        .. "14.6 s), is the fastest within them; its largest activation difference, 0.29 ms, is five times "
+        .. "fp32h's (docs/models.md)."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)
