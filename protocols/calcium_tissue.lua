@@ -66,8 +66,9 @@ local xy = tonumber(o.xy)
 cardiac.quiet = true
 local function plot(path, rows, opts)
   opts.overwrite = true
-  local ok, err = pcall(tables.plot, path, rows, opts)
-  print(ok and ("wrote " .. path) or ("no figure: " .. tostring(err)))
+  if not tables.can_plot() then print("no figure " .. path .. ": gnuplot is not installed") return end
+  tables.plot(path, rows, opts)
+  print("wrote " .. path)
 end
 
 local function cv_figure(rows)

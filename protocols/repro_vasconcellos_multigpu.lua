@@ -67,8 +67,9 @@ if o.png then
       fig[#fig + 1] = r
     end
   end
-  local ok, err = pcall(tables.plot, o.png, fig, {x = "gpus", y = {"256^3", "512^3", "1024^3", "ideal"},
-                        xlabel = "GPUs", ylabel = "speed-up over one GPU", key = "top left",
-                        title = ("Karma fp32, 20,000 steps, %s (paper fig. 18: 8 P100s)"):format(gpu)})
-  print(ok and ("wrote " .. o.png) or ("no figure: " .. tostring(err)))
+  if not tables.can_plot() then print("no figure " .. o.png .. ": gnuplot is not installed") return end
+  tables.plot(o.png, fig, {x = "gpus", y = {"256^3", "512^3", "1024^3", "ideal"},
+                           xlabel = "GPUs", ylabel = "speed-up over one GPU", key = "top left",
+                           title = ("Karma fp32, 20,000 steps, %s (paper fig. 18: 8 P100s)"):format(gpu)})
+  print("wrote " .. o.png)
 end

@@ -827,8 +827,12 @@ function D.write(base, rows, columns, plot)
   tables.csv(base .. ".csv", rows, columns, {overwrite = true})
   if plot then
     plot.overwrite = true
-    local ok, err = pcall(tables.plot, base .. ".png", rows, plot)
-    if cardiac.rank == 0 then print(ok and ("wrote " .. base .. ".png") or ("no figure: " .. tostring(err))) end
+    if not tables.can_plot() then
+      if cardiac.rank == 0 then print("no figure: gnuplot is not installed (`make run` installs gnuplot-nox)") end
+      return
+    end
+    tables.plot(base .. ".png", rows, plot)   -- any other error is the study's own: it stops it
+    if cardiac.rank == 0 then print("wrote " .. base .. ".png") end
   end
 end
 

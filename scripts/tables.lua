@@ -115,6 +115,13 @@ end
 
 local function shell_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 
+--- Whether gnuplot is on the PATH (tables.plot needs it; a GPU machine may
+--- lack it): studies leave their figures out with a note where it is not,
+--- and let every other error of tables.plot stop them.
+function T.can_plot()
+  return os.execute("command -v gnuplot >/dev/null 2>&1") == true
+end
+
 --- A PNG line plot of rows with gnuplot (Debian package gnuplot-nox, which
 --- `make run` and `make test` install): o.x = column, o.y = column or list of
 --- columns, o.title, o.xlabel, o.ylabel, o.style ("linespoints" | "lines" |

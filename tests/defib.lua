@@ -133,4 +133,19 @@ check(not ok and tostring(e):find("defib.breakup: no breakup in the last 300 ms"
       tostring(e):find("(median 1, 'min_rotors' = 2", 1, true), "one Karma spiral is no breakup: %s", tostring(e))
 refused(function() defib.breakup{min_rotors = 0} end, "defib.breakup: 'min_rotors' = 0 must be >= 1", "min_rotors of zero")
 refused(function() defib.breakup{depth = 3} end, "defib.breakup: unknown option 'depth'", "a depth for a 2D breakup")
+-- a study's table and figure: without gnuplot the figure alone is left out;
+-- any other error of the figure (here options without y) stops the study
+os.execute("mkdir -p results")
+local rows = {{s = 1, p = 0.2}, {s = 2, p = 0.7}}
+defib.write("results/test_defib_write", rows, {"s", "p"}, {x = "s", y = "p"})
+local f = io.open("results/test_defib_write.csv")
+local text = f and f:read("a") or ""
+if f then f:close() end
+local png = io.open("results/test_defib_write.png", "rb")
+local magic = png and png:read(8)
+if png then png:close() end
+check(text:find("s,p", 1, true) and (magic == "\137PNG\r\n\26\n" or not require("tables").can_plot()),
+      "defib.write: the CSV, and the figure where gnuplot is installed (%s)", tostring(require("tables").can_plot()))
+refused(function() defib.write("results/test_defib_write", rows, {"s", "p"}, {x = "s"}) end,
+        "tables.plot: give {x = column, y = column(s)}", "a figure's options without y")
 checks.finish()
