@@ -178,7 +178,7 @@ step_args<M, T> make_args(const launch_ctx &c)
 // The first state of v's pair of 16-bit states in model type M's storage
 // (pair16_first, launch.h).
 template <class M>
-__host__ __device__ constexpr int pair_first(int v) { return pair16_first(M::narrow, M::frac, M::slow16, v); }
+__host__ __device__ inline int pair_first(int v) { return pair16_first(M::narrow, M::frac, M::slow16, v); }
 
 // State v of stored cell c from the arrays p, and back: the states of
 // M::narrow are stored narrower than T: in float when T is double (a mixed
