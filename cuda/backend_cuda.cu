@@ -190,6 +190,17 @@ static int upload_cell_data(sim *s, cuda_data *cd, const int n[3], char *err, si
     return 0;
 }
 
+
+// A configuration the simulation asks for (`wanted`) whose kernels the
+// model's build lacks (`built`, from launch.h's lists): the error, naming the
+// list, and true.
+static bool kernels_missing(int wanted, bool built, const char *what, const char *list, const model_def *d, char *err,
+                            size_t errlen)
+{
+    if (!wanted || built) return false;
+    snprintf(err, errlen, "%s for model %s: its kernels are not built (%s, cuda/launch.h)", what, d->name, list);
+    return true;
+}
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (layout_refusal(s, err, errlen) != 0) return -1;
@@ -213,29 +224,17 @@ static int cuda_init(sim *s, char *err, size_t errlen)
     b.model = d->id;
     b.fp64 = s->fp64;
     b.mixed = s->mixed;
-    if (s->mixed && !model_has_mixed_kernels(d->id)) {
-        snprintf(err, errlen, "precision 'mixed' for model %s: its kernels are not built (CARDIAC_MIXED_MODELS, "
-                 "cuda/launch.h)", d->name);
-        return -1;
-    }
     b.half = s->half;
-    if (s->half && !model_has_half_kernels(d->id)) {
-        snprintf(err, errlen, "precision 'fp32h' for model %s: its kernels are not built (CARDIAC_HALF_MODELS, "
-                 "cuda/launch.h)", d->name);
-        return -1;
-    }
     b.frac = s->frac;
-    if (s->frac && !model_has_frac_kernels(d->id)) {
-        snprintf(err, errlen, "precision 'fp32g' for model %s: its kernels are not built (CARDIAC_FRAC_MODELS, "
-                 "cuda/launch.h)", d->name);
-        return -1;
-    }
     b.every = s->multirate;
-    if (s->multirate && !model_has_slow_kernels(d->id)) {
-        snprintf(err, errlen, "multirate for model %s: its kernels are not built (CARDIAC_SLOW_MODELS, cuda/launch.h)",
-                 d->name);
+    if (kernels_missing(s->mixed, model_has_mixed_kernels(d->id), "precision 'mixed'", "CARDIAC_MIXED_MODELS", d, err,
+                        errlen) ||
+        kernels_missing(s->half, model_has_half_kernels(d->id), "precision 'fp32h'", "CARDIAC_HALF_MODELS", d, err,
+                        errlen) ||
+        kernels_missing(s->frac, model_has_frac_kernels(d->id), "precision 'fp32g'", "CARDIAC_FRAC_MODELS", d, err,
+                        errlen) ||
+        kernels_missing(s->multirate, model_has_slow_kernels(d->id), "multirate", "CARDIAC_SLOW_MODELS", d, err, errlen))
         return -1;
-    }
     if (s->multirate && cd->layout != LAYOUT_NAIVE && cd->layout != LAYOUT_BLOCK) {
         snprintf(err, errlen, "multirate = %d runs on layouts 'naive' and 'block', whose kernels update the state in "
                  "place; not on layout '%s'", s->multirate, layout_table[cd->layout].name);
