@@ -11,10 +11,11 @@
 -- core/engine/fraction16.h), which needs multirate = 10 or more:
 --  * the 13 gates hold values k / 65535 in every cell after a beat, the 15
 --    half values, and the concentrations are not rounded;
---  * its cable's activation and APD90 stay within 0.05 ms and 0.5 ms of fp32
---    with the same multirate (docs/gpu-notebook.md item 38 measured 0.0083
---    and 0.64 ms over ten beats in M cells, 0.0033 ms and 0.29 ms on the
---    first two beats of endo);
+--  * its cable's first activation and APD90 stay within 0.05 ms and 0.5 ms
+--    of fp32 with the same multirate (docs/gpu-notebook.md item 38 measured,
+--    on an 80-cell cable, the first beat's activation within 0.0083 ms and
+--    the tenth beat's APD90 within 0.64 ms in M cells; in endo over two
+--    beats 0.0033 ms and 0.29 ms);
 --  * without multirate, or with less than 10, it is refused, naming the slow
 --    gates; model:trace refuses it; Karma refuses it.
 local checks = require "checks"
