@@ -12,6 +12,7 @@
 #include "dyads_cu.h"
 #include "halo.h"
 #include "par.h"
+#include "rate_tables.h"
 #include "state_view.h"
 
 
@@ -201,6 +202,32 @@ static bool kernels_missing(int wanted, bool built, const char *what, const char
     snprintf(err, errlen, "%s for model %s: its kernels are not built (%s, cuda/launch.h)", what, d->name, list);
     return true;
 }
+// The rate tables (core/engine/rate_tables.h) on the device, copied again
+// when the parameters changed them; on the compute stream, after the kernels
+// that read the old ones.
+static bool upload_tables(sim *s, char *err, size_t errlen)
+{
+    cuda_data *cd = data(s);
+    const rate_tables *t = s->tables;
+    if (!t) return true;
+    const size_t bytes = (size_t)t->ntab * t->stride * sizeof(double);
+    if (bytes > cd->dtab_bytes) {
+        cudaStreamSynchronize(cd->compute);
+        cudaFree(cd->dtab);
+        cd->dtab = nullptr;
+        cd->dtab_bytes = 0;
+        if (!dev_alloc((void **)&cd->dtab, bytes, err, errlen)) return false;
+        cd->dtab_bytes = bytes;
+    }
+    if (!cd->dtab_of_set && !dev_alloc((void **)&cd->dtab_of_set, PARAM_SETS_MAX, err, errlen)) return false;
+    upload(s, cd->dtab, t->data, bytes);
+    upload(s, cd->dtab_of_set, t->of_set, PARAM_SETS_MAX);
+    cd->base.table = cd->dtab;
+    cd->base.tab_of_set = cd->dtab_of_set;
+    cd->base.tab_stride = t->stride;
+    return true;
+}
+
 static int cuda_init(sim *s, char *err, size_t errlen)
 {
     if (layout_refusal(s, err, errlen) != 0) return -1;
@@ -233,8 +260,15 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                         errlen) ||
         kernels_missing(s->frac, model_has_frac_kernels(d->id), "precision 'fp32g'", "CARDIAC_FRAC_MODELS", d, err,
                         errlen) ||
-        kernels_missing(s->multirate, model_has_slow_kernels(d->id), "multirate", "CARDIAC_SLOW_MODELS", d, err, errlen))
+        kernels_missing(s->multirate, model_has_slow_kernels(d->id), "multirate", "CARDIAC_SLOW_MODELS", d, err, errlen) ||
+        kernels_missing(s->tables != nullptr, model_has_table_kernels(d->id), "tables", "CARDIAC_TABLE_MODELS", d, err,
+                        errlen))
         return -1;
+    if (s->tables && cd->layout != LAYOUT_NAIVE && cd->layout != LAYOUT_BLOCK) {
+        snprintf(err, errlen, "tables = true runs on layouts 'naive' and 'block'; not on layout '%s'",
+                 layout_table[cd->layout].name);
+        return -1;
+    }
     if (s->multirate && cd->layout != LAYOUT_NAIVE && cd->layout != LAYOUT_BLOCK) {
         snprintf(err, errlen, "multirate = %d runs on layouts 'naive' and 'block', whose kernels update the state in "
                  "place; not on layout '%s'", s->multirate, layout_table[cd->layout].name);
@@ -338,7 +372,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         !dev_alloc((void **)&cd->bad, sizeof(unsigned long long), err, errlen))
         return -1;
     cudaMemset(cd->bad, 0xff, sizeof(unsigned long long));
-    if (upload_cell_data(s, cd, n, err, errlen) != 0) return -1;
+    if (upload_cell_data(s, cd, n, err, errlen) != 0 || !upload_tables(s, err, errlen)) return -1;
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
     // (the second buffers too: the kernels write the owned cells only, and an
@@ -366,7 +400,7 @@ static void cuda_free(sim *s)
         if (cd->hstage[v]) cudaFreeHost(cd->hstage[v]);
     }
     for (size_t *p : cd->stim_cells) cudaFree(p);
-    cudaFree(cd->plabel); cudaFree(cd->ptable); cudaFree(cd->mcoef);
+    cudaFree(cd->plabel); cudaFree(cd->ptable); cudaFree(cd->mcoef); cudaFree(cd->dtab); cudaFree(cd->dtab_of_set);
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi); cudaFree(cd->facebuf);
     cudaFree(cd->mask8);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
@@ -509,6 +543,8 @@ static void cuda_stim_changed(sim *s)
 static void cuda_params_changed(sim *s)
 {
     cuda_data *cd = data(s);
+    char terr[256];
+    if (!upload_tables(s, terr, sizeof terr)) sim_fail(s, "rate tables: %s", terr);
     if (!s->plabel) {
         cd->base.plabel = nullptr;
         return;

@@ -24,6 +24,9 @@ struct cuda_data {
     std::vector<size_t *> stim_cells;     // device copies of each stimulus's cells
     uint8_t *plabel;                      // parameter set per stored cell, made on first use (core/interventions/param_sets.h)
     void *ptable;                         // the sets in the state's precision, MODEL_MAX_PARAM apart
+    double *dtab;                         // the rate tables (core/engine/rate_tables.h), or null
+    uint8_t *dtab_of_set;                 // and the table of each parameter set
+    size_t dtab_bytes;                    // dtab's size
     uint16_t *flags;
     double *mcoef;                        // an ensemble whose members' D differ: coef per view z layer (launch.h)
     unsigned mversion;                    // of the stencil's layers (core/engine/stencil.h) copied there

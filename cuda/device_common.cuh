@@ -133,6 +133,9 @@ struct step_args {
     const float *phi;
     const uint8_t *plabel;
     const T *ptable;
+    const double *table;        // launch_ctx::table
+    const uint8_t *tab_of_set;
+    size_t tab_stride;
     T coef[3];
     const double *mcoef;   // launch_ctx::mcoef
     T dt;
@@ -157,6 +160,9 @@ step_args<M, T> make_args(const launch_ctx &c)
     a.phi = c.phi;
     a.plabel = c.plabel;
     a.ptable = (const T *)c.ptable;
+    a.table = c.table;
+    a.tab_of_set = c.tab_of_set;
+    a.tab_stride = c.tab_stride;
     a.blocks = c.blocks;
     for (int d = 0; d < 3; d++) {
         a.coef[d] = (T)c.coef[d];
@@ -288,6 +294,7 @@ template <class M> __device__ __forceinline__ void derive_slots(double *) {}
         enum { nstate = NS, nparam = NP, vindex = VI };                                        \
         static constexpr unsigned long long narrow = 0;   /* states stored in float (mixed) */  \
         static constexpr unsigned long long frac = 0, slow16 = 0;   /* fp32g's (frac_model) */      \
+        static constexpr bool tables = false;   /* the gates' steps from rate tables (tab_model) */ \
         static __device__ __forceinline__ void step(float *y, float d, float s, float dt,         \
                                                     const float *p) { name##_step_f32(y, d, s, dt, p); } \
         static __device__ __forceinline__ void step(double *y, double d, double s, double dt,     \
@@ -344,6 +351,24 @@ template <class M> struct frac_of { using type = void; };
     template <> struct frac_of<name##_model> { using type = name##_frac_model; };
 CARDIAC_FRAC_MODELS(CARDIAC_FRAC_TYPE)
 #undef CARDIAC_FRAC_TYPE
+
+// Rate tables (cardiac.simulation{tables = true}, core/engine/rate_tables.h):
+// the model's fp64 kernels with its step reading its gates' table, for
+// CARDIAC_TABLE_MODELS (launch.h). tab_of names that type, void for the
+// others.
+template <class M> struct tab_of { using type = void; };
+#define CARDIAC_TABLE_TYPE(name)                                                                  \
+    struct name##_tab_model : name##_model {                                                      \
+        static constexpr bool tables = true;                                                      \
+        static __device__ __forceinline__ void step_tab(double *y, double d, double s, double dt, \
+                                                        const double *p, const double *tab)       \
+        {                                                                                         \
+            name##_step_tab_f64(y, d, s, dt, p, tab);                                              \
+        }                                                                                         \
+    };                                                                                            \
+    template <> struct tab_of<name##_model> { using type = name##_tab_model; };
+CARDIAC_TABLE_MODELS(CARDIAC_TABLE_TYPE)
+#undef CARDIAC_TABLE_TYPE
 
 // Multirate stepping (core/engine/multirate.h): the slow states of model M
 // (its plain, mixed and half types alike), from CARDIAC_SLOW_MODELS
@@ -423,6 +448,23 @@ template <class M, class T>
 __device__ __forceinline__ void regional_params(const step_args<M, T> &a, size_t c, T *p)
 {
     if (a.plabel) params_of_set(a, a.plabel[c], p);
+}
+
+// One cell's step with its parameters p: with the rate table of its
+// parameter set (set, when the kernel reads labels: !FOLD and a.plabel) for
+// models of tab_of, else the model's plain step.
+template <class M, bool FOLD, class T>
+__device__ __forceinline__ void step_cell(const step_args<M, T> &a, unsigned set, T *y, T diff, T stim, const T *p)
+{
+    if constexpr (M::tables) {
+        const double *tab = a.table;
+        if constexpr (!FOLD)
+            if (a.plabel) tab += a.tab_of_set[set] * a.tab_stride;
+        if (!tab) __builtin_unreachable();   // the backend launches these kernels with tables only
+        M::step_tab(y, diff, stim, a.dt, p, tab);
+    } else {
+        M::step(y, diff, stim, a.dt, p);
+    }
 }
 
 #endif

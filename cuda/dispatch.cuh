@@ -12,7 +12,8 @@
 // file). Precision "mixed" (ctx.fp64 and ctx.mixed) runs the model's mixed
 // type (mixed_of, device_common.cuh) in double, "fp32h" (ctx.half) its half
 // type (half_of) in float, "fp32g" (ctx.frac) its type with every gate in 16
-// bits (frac_of) in float.
+// bits (frac_of) in float, and fp64 with rate tables (ctx.table) its type
+// reading them (tab_of).
 #ifndef CARDIAC_CUDA_DISPATCH_CUH
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include <type_traits>
@@ -66,6 +67,10 @@ void dispatch_model(const launch_ctx &c)
         if constexpr (!std::is_void<MX>::value) {
             static_assert(F::max_states == MODEL_MAX_STATE, "only the naive and block kernels store float states");
             if (c.fp64 && c.mixed) return dispatch_variant<F, MX, double>(c);
+        }
+        using TX = typename tab_of<M>::type;
+        if constexpr (!std::is_void<TX>::value && F::max_states == MODEL_MAX_STATE) {
+            if (c.fp64 && !c.mixed && c.table) return dispatch_variant<F, TX, double>(c);
         }
         using GX = typename frac_of<M>::type;
         if constexpr (!std::is_void<GX>::value) {

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     T par[M::nparam];
     model_params<M, T, FOLD>(a, par);
     if constexpr (!FOLD) regional_params(a, q, par);
-    M::step(y, diff, stim, a.dt, par);
+    step_cell<M, FOLD>(a, FOLD ? 0u : (a.plabel ? a.plabel[q] : 0u), y, diff, stim, par);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];

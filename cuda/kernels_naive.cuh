@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         if (!q[z].tissue) { a.out[VI][c] = yz[VI]; continue; }
         if constexpr (!FOLD)
             if (a.plabel) params_of_set(a, q[z].set, p);
-        M::step(yz, q[z].diff, q[z].stim, a.dt, p);
+        step_cell<M, FOLD>(a, q[z].set, yz, q[z].diff, q[z].stim, p);
         if constexpr (SHARED) asm volatile("" ::: "memory");
         check_finite<NS>(yz, c, a.step0 + 1, a.bad);
         store_step<M, MR>(a, c, yz);

@@ -60,6 +60,19 @@ inline bool model_has_slow_kernels(model_id m)
     return false;
 }
 
+// The models whose fp64 kernels are also built with their rate tables
+// (cardiac.simulation{tables = true}; model_def.table,
+// core/engine/rate_tables.h), on the naive and blockDS layouts; the backend
+// refuses tables for any other model or layout.
+#define CARDIAC_TABLE_MODELS(X) X(ohara_rudy)
+inline bool model_has_table_kernels(model_id m)
+{
+#define CARDIAC_TABLE_CASE(name) if (m == MODEL_ID_##name) return true;
+    CARDIAC_TABLE_MODELS(CARDIAC_TABLE_CASE)
+#undef CARDIAC_TABLE_CASE
+    return false;
+}
+
 // The one-step kernels of the naive and blockDS layouts: the most threads a
 // block takes (their __launch_bounds__; cuda/kernels_naive.cuh,
 // kernels_block.cuh). Models with many states in double keep a cell's state in
@@ -99,6 +112,9 @@ struct launch_ctx {
     const float *phi;                 // phase field per stored cell (naive, block), or null
     const uint8_t *plabel;            // parameter set per stored cell (core/interventions/param_sets.h), or null: p everywhere
     const void *ptable;               // the sets, MODEL_MAX_PARAM values apart, in the state's precision
+    const double *table;              // the rate tables (core/engine/rate_tables.h), or null: none
+    const uint8_t *tab_of_set;        // the table of each parameter set
+    size_t tab_stride;                // doubles from one table to the next
     double coef[3];                   // D/h^2 per view axis, 1/ms
     const double *mcoef;              // an ensemble whose members' D differ: coef per view z layer (3 a layer), or null
     double dt;

@@ -114,7 +114,7 @@ static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
-                                       "members", "multirate", NULL};
+                                       "members", "multirate", "tables", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -155,6 +155,8 @@ static int lsim_new(lua_State *L)
     const long multirate = args_integer(L, 1, fn, "multirate", 1, 0, 1);
     if (multirate > 1000) cardiac_error(L, "%s: 'multirate' must be 1 to 1000 steps, got %ld", fn, multirate);
     cfg.multirate = (int)multirate;
+    /* the gates' Rush-Larsen steps from rate tables over V (core/engine/rate_tables.h) */
+    cfg.tables = args_boolean(L, 1, fn, "tables", 0);
     cfg.layout = NULL;
     cfg.tsteps = 0;
     int layout = -1;
@@ -1007,6 +1009,7 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "layout")) { if (sim_layout(s)[0]) lua_pushstring(L, sim_layout(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
+    else if (!strcmp(k, "tables")) lua_pushboolean(L, sim_tables(s));
     else if (!strcmp(k, "blocks")) {
         if (sim_blocks(s)[0]) lua_pushfstring(L, "%dx%dx%d", sim_blocks(s)[0], sim_blocks(s)[1], sim_blocks(s)[2]);
         else lua_pushnil(L);

@@ -405,6 +405,41 @@ for _, precision in ipairs(shard == nshards and {"fp32", "fp64", "mixed", "fp32h
   end
 end
 
+-- Rate tables (tables = true, fp64; core/engine/rate_tables.h) on the naive
+-- and blockDS kernels against the CPU's, with and without multirate, in a
+-- cable whose left part is epi and whose right part has ko = 7 (three
+-- parameter sets, three tables): V after 400 steps within fp64's tolerance
+-- above, xs1 and xk1 (gates from the tables; xk1's steady state reads ko)
+-- within 1e-12; and the GPU's state differs from its run without tables, so
+-- the tables were read there.
+for _, mr in ipairs(shard == 2 and {1, 10} or {}) do
+  for _, blocks in ipairs{false, 3} do
+    local function make(backend, tables)
+      local sim = cardiac.simulation{mesh = cardiac.mesh{n = {13, 7, 5}, dx = 0.25}, model = "ohara_rudy", dt = 0.05,
+                                     D = 0.1, precision = "fp64", backend = backend, blocks = blocks or nil,
+                                     multirate = mr > 1 and mr or nil, tables = tables}
+      sim:set_param({cell = "epi"}, cardiac.slab{axis = "x", from = 0, to = 1})
+      sim:set_param("ko", 7, cardiac.slab{axis = "x", from = 2, to = 3.25})
+      sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5}, amplitude = 80,
+                                        duration = 1, start = 0.5})
+      sim:step(400)
+      return sim
+    end
+    local cpu, gsim = make("cpu", true), make(self_check and "cpu" or "cuda", true)
+    local plain = make(self_check and "cpu" or "cuda", false)
+    local label = ("ORd fp64 tables%s, %s"):format(mr > 1 and ", multirate = 10" or "", blocks and "blocks" or "naive")
+    local tol = 1e-9 * 130
+    local dv, dx, dk, dp = gsim:diff(cpu), gsim:diff(cpu, "xs1"), gsim:diff(cpu, "xk1"), gsim:diff(plain)
+    local vmax = select(2, gsim:stats("V"))
+    check(gsim.tables and gsim:param_sets() == 3 and dv <= tol and dx <= 1e-12 and dk <= 1e-12 and dp > 0 and vmax > 0,
+          ("%s (%d sets): max |dV| = %.2e (tol %.1e), |d xs1| = %.2e, |d xk1| = %.2e after 400 steps; without "
+           .. "tables |dV| = %.2e (> 0); max V %.1f mV"):format(label, gsim:param_sets(), dv, tol, dx, dk, dp, vmax))
+    cpu:close()
+    gsim:close()
+    plain:close()
+  end
+end
+
 -- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
 -- 128 (its state in shared memory, cuda/kernels_block.cuh, kernels_naive.cuh):
 -- a larger block = {...} is refused when the simulation is made, naming the

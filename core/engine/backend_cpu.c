@@ -12,12 +12,16 @@
 #include "halo.h"
 #include "multirate.h"
 #include "threads.h"
+#include "rate_tables.h"
 #include "sim.h"
 #include "state_view.h"
 
+/* One cell's step; L: its parameter set, whose rate table the fp64 step
+ * reads when the simulation has them (core/engine/rate_tables.h). */
 static inline void model_step_f32(const sim *s, float *y, float diff, float istim, float dt,
-                                  const float *p)
+                                  const float *p, int L)
 {
+    (void)L;
     const model_def *d = s->m.def;
     d->step_f32(y, diff, istim, dt, p);
     if (s->half) round_states_to_half(y, d->nstate, d->half_gates);   /* as the GPU stores them */
@@ -26,9 +30,10 @@ static inline void model_step_f32(const sim *s, float *y, float diff, float isti
     if (s->frac) round_states_to_fraction(y, d->nstate, d->frac_gates & ~d->slow_states);
 }
 static inline void model_step_f64(const sim *s, double *y, double diff, double istim,
-                                  double dt, const double *p)
+                                  double dt, const double *p, int L)
 {
-    (s->mixed ? s->m.def->step_mix : s->m.def->step_f64)(y, diff, istim, dt, p);
+    if (s->tables) s->m.def->table->step_tab_f64(y, diff, istim, dt, p, rate_tables_of_set(s->tables, L));
+    else (s->mixed ? s->m.def->step_mix : s->m.def->step_f64)(y, diff, istim, dt, p);
 }
 
 #define CARDIAC_TEMPLATE "cpu_sweep.h"

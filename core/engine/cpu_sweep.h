@@ -28,14 +28,15 @@ static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, siz
 static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const real *istim, const real *p,
                               const st_cell *x, int mr)
 {
-    if (s->plabel) p += (size_t)s->plabel[x->c] * MODEL_MAX_PARAM;   /* the cell's parameter set */
+    const int L = s->plabel ? s->plabel[x->c] : 0;   /* the cell's parameter set */
+    p += (size_t)L * MODEL_MAX_PARAM;
     const model_def *d = s->m.def;
     const int ns = d->nstate, vi = d->vindex;
     const size_t q = x->q;
     real y[MODEL_MAX_STATE];
     real diff = R(stencil_point_at)(&s->st, &s->lg, var[vi], x);
     for (int v = 0; v < ns; v++) y[v] = var[v][q];
-    R(model_step)(s, y, diff, istim[q], (real)s->dt, p);
+    R(model_step)(s, y, diff, istim[q], (real)s->dt, p, L);
     if (mr) R(cpu_multirate)(s, y, var, q, mr);
     int finite = 1;
     for (int v = 0; v < ns; v++) {

@@ -14,6 +14,7 @@
 #include "members.h"
 #include "output.h"
 #include "par.h"
+#include "rate_tables.h"
 #include "sim.h"
 #include "tips.h"
 #include "nan_text.h"
@@ -175,6 +176,38 @@ static int check_fp32g(const sim *s, char *err, size_t errlen)
     return -1;
 }
 
+/* Rate tables: the model's (model_def.table), in fp64, whose step reads them
+ * (the float steps compute their gates' exponentials in hardware; on the GPU
+ * a table there cost the float kernels registers and time,
+ * docs/gpu-notebook.md item 41). */
+static int check_tables(const sim *s, const sim_config *cfg, char *err, size_t errlen)
+{
+    const model_def *d = s->m.def;
+    if (!d->table) {
+        snprintf(err, errlen, "tables = true: model '%s' has no rate tables (ohara_rudy has); leave out tables",
+                 d->name);
+        return -1;
+    }
+    if (!cfg->fp64 || cfg->mixed) {
+        snprintf(err, errlen, "tables = true: the rate tables are for precision 'fp64' (got '%s'); in the float "
+                 "precisions the gates' exponentials are cheap and the tables slow the GPU step",
+                 cfg->mixed ? "mixed" : cfg->frac ? "fp32g" : cfg->half ? "fp32h" : "fp32");
+        return -1;
+    }
+    return 0;
+}
+
+/* The parameters changed (core/interventions/param_sets.c): the rate tables
+ * follow them, then the backend's copies. */
+void sim_params_changed(sim *s)
+{
+    if (s->tables) {
+        char err[256];
+        if (rate_tables_build(s, err, sizeof err) != 0) sim_fail(s, "%s", err);
+    }
+    if (s->be && s->be->params_changed) s->be->params_changed(s);
+}
+
 sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char *err, size_t errlen)
 {
     const backend_ops *be = find_backend(cfg->backend, err, errlen);
@@ -199,7 +232,8 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->frac = cfg->frac && !cfg->fp64;
     s->tsteps = cfg->tsteps;
     s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
-    if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0)) {
+    if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0) ||
+        (cfg->tables && check_tables(s, cfg, err, errlen) != 0)) {
         sim_destroy(s);
         return NULL;
     }
@@ -240,6 +274,11 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     if (sim_set_diffusion(s, cfg->D, err, errlen) != 0) { sim_destroy(s); return NULL; }
     s->be = be;
     if (multiscale_check(s, err, errlen) != 0) { sim_destroy(s); return NULL; }
+    if (cfg->tables && (!(s->tables = calloc(1, sizeof *s->tables)) || rate_tables_build(s, err, errlen) != 0)) {
+        if (!err[0]) snprintf(err, errlen, "out of memory for the rate tables");
+        sim_destroy(s);
+        return NULL;
+    }
     if (be->init(s, err, errlen) != 0) {
         if (!err[0]) {
             char nb[32];
@@ -275,6 +314,7 @@ void sim_destroy(sim *s)
     free(s->stims);
     free(s->stim_on);
     sim_free_param_sets(s);
+    rate_tables_free(s->tables);
     grid_free(&s->g);
     grid_free(&s->lg);
     decomp_free(&s->dc);

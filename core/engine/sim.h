@@ -120,6 +120,7 @@ struct sim {
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int multirate;              /* the model's slow states step every this many steps
                                    (core/engine/multirate.h); 0: every step */
+    struct rate_tables *tables; /* the gates' rate tables (core/engine/rate_tables.h), or NULL: none */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
     int blocks[3];              /* blockDS block size (core/mesh/blocks.h), {0, 0, 0} = row-major state */
     double dt;
@@ -168,6 +169,7 @@ typedef struct {
     int balance_cells;          /* under MPI: parts of equal size, not of equal tissue (core/parallel/decomp.h) */
     int members;                /* an ensemble of this many members along the grid's last axis (core/engine/members.h), 0: none */
     int multirate;              /* the model's slow states step every this many steps (core/engine/multirate.h); 0 or 1: every step */
+    int tables;                 /* the gates' Rush-Larsen steps from rate tables (core/engine/rate_tables.h) */
     double dt, D[3];
 } sim_config;
 
@@ -311,6 +313,10 @@ int sim_order(const sim *s);                     /* stencil order, 2 or 4 */
 int sim_fp64(const sim *s);                      /* state in double precision */
 const char *sim_layout(const sim *s);            /* GPU layout, "" on the CPU */
 int sim_tsteps(const sim *s);
+int sim_tables(const sim *s);                    /* the gates' steps from rate tables (core/engine/rate_tables.h) */
+/* The parameters (m.p, psets or plabel) changed: rebuilds what follows them
+ * (the rate tables) and tells the backend. */
+void sim_params_changed(sim *s);
 int sim_multirate(const sim *s);                 /* steps between the slow states' changes; 0: every step */
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */

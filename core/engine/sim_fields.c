@@ -13,6 +13,7 @@ int sim_fp64(const sim *s) { return s->fp64; }
 const char *sim_layout(const sim *s) { return s->layout; }
 int sim_tsteps(const sim *s) { return s->tsteps; }
 int sim_multirate(const sim *s) { return s->multirate; }
+int sim_tables(const sim *s) { return s->tables != NULL; }
 const int *sim_block(const sim *s) { return s->block; }
 const int *sim_blocks(const sim *s) { return s->blocks; }
 long sim_steps(const sim *s) { return s->nstep; }

@@ -182,7 +182,7 @@ int sim_change_params(sim *s, const size_t *cells, size_t n, const param_vec *ne
         compact(s);
     }
     free(t);
-    if (s->be && s->be->params_changed) s->be->params_changed(s);
+    sim_params_changed(s);
     return 0;
 }
 
@@ -224,6 +224,6 @@ int sim_replace_param_sets(sim *s, const param_vec *sets, int n, const unsigned 
     s->plabel = label;
     s->psets = table;
     s->npsets = n > 1 ? n : 0;
-    if (s->be && s->be->params_changed) s->be->params_changed(s);
+    sim_params_changed(s);
     return 0;
 }

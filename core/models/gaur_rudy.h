@@ -22,7 +22,7 @@ CARDIAC_HD void R(gaur_rudy_step)(real *y, real idiff, real istim, real dt, cons
     const real fp = 1 / (1 + kmcamk / y[GR_CAMKA]);   /* the dyads' mean active CaMKII */
 
     struct R(ord_nak_currents) c;
-    const real ek = R(ord_na_k_channels)(y, v, fp, dt, type, p, &c);   /* IKs sees the mean Ca2+ */
+    const real ek = R(ord_na_k_channels)(y, v, fp, dt, type, p, &c, 0);   /* IKs sees the mean Ca2+ */
     c.inak = R(ord_inak)(vfrt, nai, ki, type, p);
     c.ikb = p[ORD_GKB] * R(ord_by_type)(type, 1, 0.6, 1) * R(ord_boltz)(v, -14.48, -18.34) * (v - ek);
     c.inab = p[ORD_PNAB] * R(ord_ghk)(1, vfrt, nai, nao);
@@ -31,7 +31,7 @@ CARDIAC_HD void R(gaur_rudy_step)(real *y, real idiff, real istim, real dt, cons
     c.inaca_i = y[GR_INACA_I];
     c.inaca_ss = y[GR_INACA_SS];
     c.istim = -istim;
-    R(ord_ical_vgates)(y, v, dt);   /* for the dyads' next step */
+    R(ord_ical_vgates)(y, v, dt, 0);   /* for the dyads' next step */
     R(ord_na_k_step)(y, &geo, &c, dt);
 
     const real iion = c.ina + c.inal + c.ito + y[GR_ICAL] + c.icana + c.icak + c.ik + c.inaca_i + c.inaca_ss +

@@ -66,6 +66,26 @@ typedef struct {
     const double *rest;
 } model_preset;
 
+/* A model's rate tables (cardiac.simulation{tables = true}; docs/numerics.md,
+ * "Rate tables"): the Rush-Larsen steps of its gates, states first ..
+ * first + count - 1, as y' = A(V) + B(V) y with A and B interpolated
+ * linearly between rows every dv mV from vlo; the step (step_tab_f64) reads
+ * row i, gate g at 4 (i count + g): A_i, A_{i+1} - A_i, B_i, B_{i+1} - B_i,
+ * and evaluates the kinetics as written outside the rows. coeffs gives A(V)
+ * and B(V) of every gate for the step's parameters p (model_step_params) and
+ * dt; only the parameters of the bits of `params` change them, so that
+ * parameter sets alike in those share a table. */
+typedef void (*cell_step_tab_f64)(double *y, double idiff, double istim, double dt, const double *p,
+                                  const double *tab);
+typedef struct model_table {
+    int first, count;
+    double vlo, dv;
+    int rows;
+    unsigned long long params;
+    void (*coeffs)(double v, double dt, const double *p, double *a, double *b);
+    cell_step_tab_f64 step_tab_f64;
+} model_table;
+
 typedef struct model_def {
     model_id id;
     const char *name;       /* key used by cardiac.model(name) */
@@ -111,6 +131,7 @@ typedef struct model_def {
                                          changes every m-th step only (bit v: state v), or 0:
                                          the model has no multirate; none is in half_gates (some
                                          may be in frac_gates) */
+    const model_table *table;   /* its rate tables, or NULL: the model has none */
     int multiscale;         /* has calcium release units, which the dyad stage
                                (core/multiscale/multiscale.h) steps before each cell step */
 } model_def;

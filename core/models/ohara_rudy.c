@@ -50,6 +50,40 @@ static double rate_bound(const double *p)
     return rate_shares_bound(shares, sizeof shares / sizeof shares[0], params, p) + 2 * g * (open - paper);
 }
 
+/* The gates' Rush-Larsen coefficients at V for the rate tables
+ * (model_table): each gate's step y' = A + B y is linear in y, so A is its
+ * value from 0 and A + B its value from 1, taken by the model's own gate
+ * functions in double without a table. */
+static void gate_coeffs(double v, double dt, const double *p, double *a, double *b)
+{
+    const int type = (int)(p[ORD_CELLTYPE] + 0.5);
+    double y[2][ORD_NSTATE];
+    for (int k = 0; k < 2; k++) {
+        for (int s = 0; s < ORD_NSTATE; s++) y[k][s] = rest_endo[s];
+        for (int g = ORD_M; g <= ORD_XK1; g++) y[k][g] = k;
+        const double rm = ord_rm_f64(v);
+        ord_ina_f64(y[k], v, rm, 0, 0, dt, p, NULL);
+        ord_inal_f64(y[k], v, rm, 0, 0, dt, type, p, NULL);
+        ord_ito_f64(y[k], v, 0, 0, dt, type, p, NULL);
+        ord_ical_vgates_f64(y[k], v, dt, NULL);
+        ord_ik_f64(y[k], v, 0, 0, dt, type, p, NULL);
+    }
+    for (int g = 0; g < ORD_TAB_NG; g++) {
+        a[g] = y[0][ORD_M + g];
+        b[g] = y[1][ORD_M + g] - y[0][ORD_M + g];
+    }
+}
+
+/* The parameters the gates' kinetics read: the cell type (Ito's
+ * inactivation in epi), ko (IK1's steady state) and INa's shifts and form. */
+static const model_table table = {
+    .first = ORD_M, .count = ORD_TAB_NG, .vlo = ORD_TAB_VLO, .dv = ORD_TAB_DV, .rows = ORD_TAB_ROWS,
+    .params = (1ull << ORD_CELLTYPE) | (1ull << ORD_KO) | (1ull << ORD_INA_MSHIFT) | (1ull << ORD_INA_HSHIFT) |
+              (1ull << ORD_INA_FORM),
+    .coeffs = gate_coeffs,
+    .step_tab_f64 = ohara_rudy_step_tab_f64,
+};
+
 static const model_preset presets[] = {
     {"endo", "endocardial", endo, 1, rest_endo},
     {"epi", "epicardial", epi, 1, rest_epi},
@@ -79,4 +113,5 @@ const model_def model_ohara_rudy = {
     .half_gates = ORD_HALF_GATES,
     .frac_gates = ORD_FRAC_GATES,
     .slow_states = ORD_SLOW_STATES,
+    .table = &table,
 };

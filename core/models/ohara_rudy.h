@@ -75,6 +75,34 @@ CARDIAC_HD greal R(ord_rate_c)(greal r, greal c, greal k)
     return rc / (k * (c * rc + 1));
 }
 
+/* Rate tables (cardiac.simulation{tables = true}, fp64; docs/numerics.md,
+ * "Rate tables"): a gate's Rush-Larsen step y' = A(V) + B(V) y, with A and
+ * B interpolated linearly in V from a table the engine builds from this
+ * model's own kinetics (ohara_rudy.c, gate_coeffs) every ORD_TAB_DV mV
+ * over [ORD_TAB_VLO, ORD_TAB_VLO + (ORD_TAB_ROWS - 1) ORD_TAB_DV]. Row i,
+ * gate g (state ORD_M + g) holds A_i, A_{i+1} - A_i, B_i, B_{i+1} - B_i.
+ * V beyond the rows takes the nearest end's coefficients: a branch to the
+ * kinetics as written there cost the step the registers and the time the
+ * tables save (docs/gpu-notebook.md, item 41). */
+CARDIAC_HD real R(ord_tab_gate)(const double *tab, real y, int g, real v)
+{
+    double x = ((double)v - ORD_TAB_VLO) * (1 / ORD_TAB_DV);
+    x = x > 0 ? (x < ORD_TAB_ROWS - 1 ? x : ORD_TAB_ROWS - 1) : 0;
+    const int i = x < ORD_TAB_ROWS - 2 ? (int)x : ORD_TAB_ROWS - 2;
+    const double w = x - i;
+    const double *e = tab + 4 * (unsigned)(i * ORD_TAB_NG + (g - ORD_M));
+#if defined(__CUDA_ARCH__)
+    const double2 ab = __ldg((const double2 *)e), cd = __ldg((const double2 *)e + 1);
+    return (real)((ab.x + w * ab.y) + (cd.x + w * cd.y) * (double)y);
+#else
+    return (real)((e[0] + w * e[1]) + (e[2] + w * e[3]) * (double)y);
+#endif
+}
+
+/* Gate g's new value: from the table where there is one, else expr (its
+ * Rush-Larsen step as written). */
+#define ORD_GATE(g, expr) (tab ? (greal)R(ord_tab_gate)(tab, y[g], (g), v) : (expr))
+
 /* Rate (1 / tau) of the Na+ activation gates m (INa) and mL (INaL), 1/ms. */
 CARDIAC_HD greal R(ord_rm)(greal v) { return R(ord_rates)(v, 6.765, 11.64, 34.77, 8.552, 77.42, -5.955); }
 
@@ -104,48 +132,49 @@ CARDIAC_HD real R(ord_ina_tomek)(real *y, real v, real ena, real fp, real dt, co
  * rm = ord_rm(v). ina_m_shift and ina_h_shift (mV, 0 in the paper) move the
  * steady states of m and of h, j to lower V; ina_form = 1 selects ToR-ORd's
  * INa (above) instead. */
-CARDIAC_HD real R(ord_ina)(real *y, real v, greal rm, real ena, real fp, real dt, const real *p)
+CARDIAC_HD real R(ord_ina)(real *y, real v, greal rm, real ena, real fp, real dt, const real *p, const double *tab)
 {
     if (p[ORD_INA_FORM] > (real)0.5) return R(ord_ina_tomek)(y, v, ena, fp, dt, p);
     const greal gv = v;
     const greal ms = p[ORD_INA_MSHIFT], hs = p[ORD_INA_HSHIFT];   /* 0 in the paper */
-    y[ORD_M] = R(rush_larsen_rate)(y[ORD_M], R(ord_boltz)(gv, (greal)39.57 + ms, -9.871), rm, dt);
+    y[ORD_M] = ORD_GATE(ORD_M, R(rush_larsen_rate)(y[ORD_M], R(ord_boltz)(gv, (greal)39.57 + ms, -9.871), rm, dt));
     const greal hss = R(ord_boltz)(gv, (greal)82.9 + hs, 6.086), hssp = R(ord_boltz)(gv, (greal)89.1 + hs, 6.086);
     /* rates of tau_hf = 1 / r, tau_hs = 1 / r', tau_j = 2.038 + 1 / r''; hsp's tau is 3 tau_hs, jp's 1.46 tau_j */
     const greal rhf = R(ord_rates)(gv, 1.432e-5, 1.196, -6.285, 6.149, 0.5096, 20.27);
     const greal rhs = R(ord_rates)(gv, 0.009794, 17.95, -28.05, 0.3343, 5.730, 56.66);
     const greal rj = R(ord_rate_c)(R(ord_rates)(gv, 0.02136, 100.6, -8.281, 0.3052, 0.9941, 38.45), 2.038, 1);
-    y[ORD_HF] = R(rush_larsen_rate)(y[ORD_HF], hss, rhf, dt);
-    y[ORD_HS] = R(rush_larsen_rate)(y[ORD_HS], hss, rhs, dt);
-    y[ORD_J] = R(rush_larsen_rate)(y[ORD_J], hss, rj, dt);
-    y[ORD_HSP] = R(rush_larsen_rate)(y[ORD_HSP], hssp, rhs * ((greal)1 / 3), dt);
-    y[ORD_JP] = R(rush_larsen_rate)(y[ORD_JP], hss, rj * ((greal)1 / (greal)1.46), dt);
+    y[ORD_HF] = ORD_GATE(ORD_HF, R(rush_larsen_rate)(y[ORD_HF], hss, rhf, dt));
+    y[ORD_HS] = ORD_GATE(ORD_HS, R(rush_larsen_rate)(y[ORD_HS], hss, rhs, dt));
+    y[ORD_J] = ORD_GATE(ORD_J, R(rush_larsen_rate)(y[ORD_J], hss, rj, dt));
+    y[ORD_HSP] = ORD_GATE(ORD_HSP, R(rush_larsen_rate)(y[ORD_HSP], hssp, rhs * ((greal)1 / 3), dt));
+    y[ORD_JP] = ORD_GATE(ORD_JP, R(rush_larsen_rate)(y[ORD_JP], hss, rj * ((greal)1 / (greal)1.46), dt));
     const real ahf = 0.99, ahs = 1 - ahf, m = y[ORD_M];
     const real h = ahf * y[ORD_HF] + ahs * y[ORD_HS], hp = ahf * y[ORD_HF] + ahs * y[ORD_HSP];
     return p[ORD_GNA] * (v - ena) * m * m * m * ((1 - fp) * h * y[ORD_J] + fp * hp * y[ORD_JP]);
 }
 
 /* INaL (late Na+), with its gates advanced; its activation shares INa's rate rm. */
-CARDIAC_HD real R(ord_inal)(real *y, real v, greal rm, real ena, real fp, real dt, int type, const real *p)
+CARDIAC_HD real R(ord_inal)(real *y, real v, greal rm, real ena, real fp, real dt, int type, const real *p,
+                             const double *tab)
 {
     const greal gv = v, th = 200;
-    y[ORD_ML] = R(rush_larsen_rate)(y[ORD_ML], R(ord_boltz)(gv, 42.85, -5.264), rm, dt);
-    y[ORD_HL] = R(rush_larsen_rate)(y[ORD_HL], R(ord_boltz)(gv, 87.61, 7.488), 1 / th, dt);
-    y[ORD_HLP] = R(rush_larsen_rate)(y[ORD_HLP], R(ord_boltz)(gv, 93.81, 7.488), 1 / (3 * th), dt);
+    y[ORD_ML] = ORD_GATE(ORD_ML, R(rush_larsen_rate)(y[ORD_ML], R(ord_boltz)(gv, 42.85, -5.264), rm, dt));
+    y[ORD_HL] = ORD_GATE(ORD_HL, R(rush_larsen_rate)(y[ORD_HL], R(ord_boltz)(gv, 87.61, 7.488), 1 / th, dt));
+    y[ORD_HLP] = ORD_GATE(ORD_HLP, R(rush_larsen_rate)(y[ORD_HLP], R(ord_boltz)(gv, 93.81, 7.488), 1 / (3 * th), dt));
     const real g = p[ORD_GNAL] * R(ord_by_type)(type, 1, 0.6, 1);
     return g * (v - ena) * y[ORD_ML] * ((1 - fp) * y[ORD_HL] + fp * y[ORD_HLP]);
 }
 
 /* Ito (transient outward K+), with its gates advanced. */
-CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p)
+CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type, const real *p, const double *tab)
 {
     const greal gv = v, c1 = 1.2089, c2 = 3.5, scale = 1.0515;
     /* tau_a = scale / (1 / (c1 (1 + e1)) + c2 / (1 + e2)): its rate over one division */
     const greal e1 = 1 + cardiac_exp((gv - (greal)18.4099) * ((greal)1 / (greal)-29.3814));
     const greal e2 = 1 + cardiac_exp((gv + 100) * ((greal)1 / (greal)29.3814));
     const greal ra = (e2 + c1 * c2 * e1) / (scale * c1 * e1 * e2);
-    y[ORD_A] = R(rush_larsen_rate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ra, dt);
-    y[ORD_AP] = R(rush_larsen_rate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ra, dt);
+    y[ORD_A] = ORD_GATE(ORD_A, R(rush_larsen_rate)(y[ORD_A], R(ord_boltz)(gv, -14.34, -14.82), ra, dt));
+    y[ORD_AP] = ORD_GATE(ORD_AP, R(rush_larsen_rate)(y[ORD_AP], R(ord_boltz)(gv, -24.34, -14.82), ra, dt));
     const greal iss = R(ord_boltz)(gv, 43.94, 5.711);
     const greal depi = type == 1 ? 1 - (greal)0.95 * R(ord_boltz)(gv, 70, 5) : (greal)1;
     /* tau_if = (4.562 + 1 / r) depi, tau_is = (23.62 + 1 / r') depi; the
@@ -157,10 +186,10 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
     const greal recover = 1 - (greal)0.5 * R(ord_boltz)(gv, 70, 20);
     const greal rif = R(ord_rate_c)(rf, 4.562, depi), ris = R(ord_rate_c)(rs, 23.62, depi);
     const greal slow = 1 / (develop * recover);
-    y[ORD_IF] = R(rush_larsen_rate)(y[ORD_IF], iss, rif, dt);
-    y[ORD_IS] = R(rush_larsen_rate)(y[ORD_IS], iss, ris, dt);
-    y[ORD_IFP] = R(rush_larsen_rate)(y[ORD_IFP], iss, slow * rif, dt);
-    y[ORD_ISP] = R(rush_larsen_rate)(y[ORD_ISP], iss, slow * ris, dt);
+    y[ORD_IF] = ORD_GATE(ORD_IF, R(rush_larsen_rate)(y[ORD_IF], iss, rif, dt));
+    y[ORD_IS] = ORD_GATE(ORD_IS, R(rush_larsen_rate)(y[ORD_IS], iss, ris, dt));
+    y[ORD_IFP] = ORD_GATE(ORD_IFP, R(rush_larsen_rate)(y[ORD_IFP], iss, slow * rif, dt));
+    y[ORD_ISP] = ORD_GATE(ORD_ISP, R(rush_larsen_rate)(y[ORD_ISP], iss, slow * ris, dt));
     const real aif = R(ord_boltz)(gv, -213.6, 151.2), ais = 1 - aif;
     const real i = aif * y[ORD_IF] + ais * y[ORD_IS], ip = aif * y[ORD_IFP] + ais * y[ORD_ISP];
     const real g = p[ORD_GTO] * R(ord_by_type)(type, 1, 4, 4);
@@ -168,25 +197,25 @@ CARDIAC_HD real R(ord_ito)(real *y, real v, real ek, real fp, real dt, int type,
 }
 
 /* The L-type channel's voltage- and time-dependent gates advanced (all but nca). */
-CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt)
+CARDIAC_HD void R(ord_ical_vgates)(real *y, real v, real dt, const double *tab)
 {
     const greal gv = v;
     /* the rates of tau = c + 1 / r (ord_rate_c); ffp's and fcafp's taus are 2.5 times ff's and fcaf's */
     const greal rd = R(ord_rate_c)(R(ord_rates)(gv, 1, 6, -20, 1, 14, (greal)1 / (greal)0.09), 0.6, 1);
-    y[ORD_D] = R(rush_larsen_rate)(y[ORD_D], R(ord_boltz)(gv, 3.940, -4.230), rd, dt);
+    y[ORD_D] = ORD_GATE(ORD_D, R(rush_larsen_rate)(y[ORD_D], R(ord_boltz)(gv, 3.940, -4.230), rd, dt));
     const greal fss = R(ord_boltz)(gv, 19.58, 3.696);
     const greal rff = R(ord_rate_c)(R(ord_rates)(gv, 0.0045, 20, -10, 0.0045, 20, 10), 7, 1);
     const greal rfs = R(ord_rate_c)(R(ord_rates)(gv, 0.000035, 5, -4, 0.000035, 5, 6), 1000, 1);
     const greal rfcaf = R(ord_rate_c)(R(ord_rates)(gv, 0.04, -4, -7, 0.04, -4, 7), 7, 1);
     const greal rfcas = R(ord_rate_c)(R(ord_rates)(gv, 0.00012, 0, -3, 0.00012, 0, 7), 100, 1);
     const greal tjca = 75, fp_slow = 2.5;
-    y[ORD_FF] = R(rush_larsen_rate)(y[ORD_FF], fss, rff, dt);
-    y[ORD_FS] = R(rush_larsen_rate)(y[ORD_FS], fss, rfs, dt);
-    y[ORD_FCAF] = R(rush_larsen_rate)(y[ORD_FCAF], fss, rfcaf, dt);
-    y[ORD_FCAS] = R(rush_larsen_rate)(y[ORD_FCAS], fss, rfcas, dt);
-    y[ORD_JCA] = R(rush_larsen_rate)(y[ORD_JCA], fss, 1 / tjca, dt);
-    y[ORD_FFP] = R(rush_larsen_rate)(y[ORD_FFP], fss, rff * (1 / fp_slow), dt);
-    y[ORD_FCAFP] = R(rush_larsen_rate)(y[ORD_FCAFP], fss, rfcaf * (1 / fp_slow), dt);
+    y[ORD_FF] = ORD_GATE(ORD_FF, R(rush_larsen_rate)(y[ORD_FF], fss, rff, dt));
+    y[ORD_FS] = ORD_GATE(ORD_FS, R(rush_larsen_rate)(y[ORD_FS], fss, rfs, dt));
+    y[ORD_FCAF] = ORD_GATE(ORD_FCAF, R(rush_larsen_rate)(y[ORD_FCAF], fss, rfcaf, dt));
+    y[ORD_FCAS] = ORD_GATE(ORD_FCAS, R(rush_larsen_rate)(y[ORD_FCAS], fss, rfcas, dt));
+    y[ORD_JCA] = ORD_GATE(ORD_JCA, R(rush_larsen_rate)(y[ORD_JCA], fss, 1 / tjca, dt));
+    y[ORD_FFP] = ORD_GATE(ORD_FFP, R(rush_larsen_rate)(y[ORD_FFP], fss, rff * (1 / fp_slow), dt));
+    y[ORD_FCAFP] = ORD_GATE(ORD_FCAFP, R(rush_larsen_rate)(y[ORD_FCAFP], fss, rfcaf * (1 / fp_slow), dt));
 }
 
 /* nca, the fraction of L-type channels in the Ca-dependent inactivation mode,
@@ -215,9 +244,9 @@ CARDIAC_HD void R(ord_ical_f)(const real *y, real v, real *f, real *fpp, real *f
 
 /* The L-type channel's gates advanced and its open fractions g (non-phosphorylated)
  * and gp (phosphorylated): d (f (1 - nca) + jca fca nca). */
-CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
+CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp, const double *tab)
 {
-    R(ord_ical_vgates)(y, v, dt);
+    R(ord_ical_vgates)(y, v, dt, tab);
     const greal decay = cardiac_exp(-(greal)y[ORD_JCA] * (greal)dt);   /* exp(-jca dt): a gate's, in greal */
     y[ORD_NCA] = R(ord_nca_step)(y[ORD_NCA], y[ORD_JCA], y[ORD_CASS], decay);
     real f, fpp, fca, fcap;
@@ -229,10 +258,10 @@ CARDIAC_HD void R(ord_ical_gates)(real *y, real v, real dt, real *g, real *gp)
 
 /* ICaL and its Na+ and K+ components (icana, icak), gates advanced. */
 CARDIAC_HD real R(ord_ical)(real *y, real v, real vfrt, real fp, real dt, int type, const real *p,
-                             real *icana, real *icak)
+                             real *icana, real *icak, const double *tab)
 {
     real g, gp;
-    R(ord_ical_gates)(y, v, dt, &g, &gp);
+    R(ord_ical_gates)(y, v, dt, &g, &gp, tab);
     const real gamma_o = 0.341, gamma_m = 0.75;   /* activity coefficients */
     const real phica = R(ord_ghk)(2, vfrt, y[ORD_CASS], gamma_o * p[ORD_CAO]);
     const real phina = R(ord_ghk)(1, vfrt, gamma_m * y[ORD_NASS], gamma_m * p[ORD_NAO]);
@@ -246,7 +275,7 @@ CARDIAC_HD real R(ord_ical)(real *y, real v, real vfrt, real fp, real dt, int ty
 }
 
 /* IKr, IKs and IK1 (their sum), gates advanced; ek, eks reversal potentials. */
-CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type, const real *p)
+CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type, const real *p, const double *tab)
 {
     const real ko = p[ORD_KO], cai = y[ORD_CAI];
     const greal gv = v, gko = ko;
@@ -254,8 +283,8 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const greal xrss = R(ord_boltz)(gv, 8.337, -6.789);
     const greal rxf = R(ord_rate_c)(R(ord_rates)(gv, 0.3652, -31.66, 3.869, 4.123e-5, -47.78, -20.38), 12.98, 1);
     const greal rxs = R(ord_rate_c)(R(ord_rates)(gv, 0.06629, -34.70, 7.355, 1.128e-5, -29.74, -25.94), 1.865, 1);
-    y[ORD_XRF] = R(rush_larsen_rate)(y[ORD_XRF], xrss, rxf, dt);
-    y[ORD_XRS] = R(rush_larsen_rate)(y[ORD_XRS], xrss, rxs, dt);
+    y[ORD_XRF] = ORD_GATE(ORD_XRF, R(rush_larsen_rate)(y[ORD_XRF], xrss, rxf, dt));
+    y[ORD_XRS] = ORD_GATE(ORD_XRS, R(rush_larsen_rate)(y[ORD_XRS], xrss, rxs, dt));
     const real axf = R(ord_boltz)(gv, 54.81, 38.21);
     const real xr = axf * y[ORD_XRF] + (1 - axf) * y[ORD_XRS];
     const real rkr = R(ord_boltz)(gv, 55, 75) * R(ord_boltz)(gv, -10, 30), ko_ref = 5.4;
@@ -264,15 +293,15 @@ CARDIAC_HD real R(ord_ik)(real *y, real v, real ek, real eks, real dt, int type,
     const greal xsss = R(ord_boltz)(gv, 11.60, -8.932);
     const greal rxs1 = R(ord_rate_c)(R(ord_rates)(gv, 2.326e-4, 48.28, 17.80, 0.001292, 210.0, -230.0), 817.3, 1);
     const greal rxs2 = R(ord_rates)(gv, 0.01, -50, 20, 0.0193, 66.54, -31);
-    y[ORD_XS1] = R(rush_larsen_rate)(y[ORD_XS1], xsss, rxs1, dt);
-    y[ORD_XS2] = R(rush_larsen_rate)(y[ORD_XS2], xsss, rxs2, dt);
+    y[ORD_XS1] = ORD_GATE(ORD_XS1, R(rush_larsen_rate)(y[ORD_XS1], xsss, rxs1, dt));
+    y[ORD_XS2] = ORD_GATE(ORD_XS2, R(rush_larsen_rate)(y[ORD_XS2], xsss, rxs2, dt));
     /* 1 + 0.6 / (1 + (kca/cai)^1.4) = 1 + 0.6 z / (z + 1), z = (cai/kca)^1.4 */
     const real kca = 3.8e-5, z = cardiac_pow(cai * (1 / kca), (real)1.4), ksca = 1 + (real)0.6 * z / (z + 1);
     const real iks = p[ORD_GKS] * R(ord_by_type)(type, 1, 1.4, 1) * ksca * y[ORD_XS1] * y[ORD_XS2] * (v - eks);
     /* IK1 */
     const greal xk1ss = 1 / (1 + cardiac_exp(-(gv + (greal)2.5538 * gko + (greal)144.59) * (1 / ((greal)1.5692 * gko + (greal)3.8115))));
     const greal rxk1 = R(ord_rates)(gv, 1, 127.2, -20.36, 1, 236.8, 69.33) * ((greal)1 / (greal)122.2);
-    y[ORD_XK1] = R(rush_larsen_rate)(y[ORD_XK1], xk1ss, rxk1, dt);
+    y[ORD_XK1] = ORD_GATE(ORD_XK1, R(rush_larsen_rate)(y[ORD_XK1], xk1ss, rxk1, dt));
     const real rk1 = 1 / (1 + cardiac_exp((gv + (greal)105.8 - (greal)2.6 * gko) * ((greal)1 / (greal)9.493)));
     const real ik1 = p[ORD_GK1] * R(ord_by_type)(type, 1, 1.2, 1.3) * sqrt(ko) * rk1 * y[ORD_XK1] * (v - ek);
     return ikr + iks + ik1;
@@ -417,7 +446,7 @@ CARDIAC_HD void R(ord_na_k_step)(real *y, const struct R(ord_geom) *g, const str
 /* INa, INaL, Ito and IKr + IKs + IK1 into c, gates advanced, with the
  * reversal potentials from the old Na+ and K+; returns EK. */
 CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type, const real *p,
-                                     struct R(ord_nak_currents) *c)
+                                     struct R(ord_nak_currents) *c, const double *tab)
 {
     const real rtf = (real)8314 * 310 / 96485, pkna = 0.01833;
     const real nai = y[ORD_NAI], ki = y[ORD_KI], nao = p[ORD_NAO], ko = p[ORD_KO];
@@ -425,10 +454,10 @@ CARDIAC_HD real R(ord_na_k_channels)(real *y, real v, real fp, real dt, int type
     const real ena = -rtf * cardiac_log(nai * (1 / nao)), ek = -rtf * cardiac_log(ki * (1 / ko));
     const real eks = -rtf * cardiac_log((ki + pkna * nai) * (1 / (ko + pkna * nao)));
     const greal rm = R(ord_rm)(v);
-    c->ina = R(ord_ina)(y, v, rm, ena, fp, dt, p);
-    c->inal = R(ord_inal)(y, v, rm, ena, fp, dt, type, p);
-    c->ito = R(ord_ito)(y, v, ek, fp, dt, type, p);
-    c->ik = R(ord_ik)(y, v, ek, eks, dt, type, p);
+    c->ina = R(ord_ina)(y, v, rm, ena, fp, dt, p, tab);
+    c->inal = R(ord_inal)(y, v, rm, ena, fp, dt, type, p, tab);
+    c->ito = R(ord_ito)(y, v, ek, fp, dt, type, p, tab);
+    c->ik = R(ord_ik)(y, v, ek, eks, dt, type, p, tab);
     return ek;
 }
 
@@ -449,8 +478,10 @@ CARDIAC_HD real R(ord_buffer_ss)(real cass)
     return u * w / (u * w + bsrmax * kmbsr * w + bslmax * kmbsl * u);
 }
 
-/* One step of one cell: idiff and istim are dV/dt contributions (mV/ms). */
-CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, const real *p)
+/* One step of one cell: idiff and istim are dV/dt contributions (mV/ms);
+ * tab: the gates' rate table for the cell's parameters (see ord_tab_gate),
+ * or NULL. */
+CARDIAC_HD void R(ord_step)(real *y, real idiff, real istim, real dt, const real *p, const double *tab)
 {
     const int type = (int)(p[ORD_CELLTYPE] + (real)0.5);
     const real Rg = 8314, T = 310, F = 96485;
@@ -468,8 +499,8 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
 
     /* reversal potentials and currents (gates advanced inside) */
     struct R(ord_nak_currents) c;
-    const real ek = R(ord_na_k_channels)(y, v, fp, dt, type, p, &c);
-    const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &c.icana, &c.icak);
+    const real ek = R(ord_na_k_channels)(y, v, fp, dt, type, p, &c, tab);
+    const real ical = R(ord_ical)(y, v, vfrt, fp, dt, type, p, &c.icana, &c.icak, tab);
     const real gncx = p[ORD_GNCX] * R(ord_by_type)(type, 1, 1.1, 1.4);
     c.inaca_i = (real)0.8 * gncx * R(ord_ncx)(vfrt, nai, cai, p);
     c.inaca_ss = (real)0.2 * gncx * R(ord_ncx)(vfrt, nass, cass, p);
@@ -508,4 +539,17 @@ CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, con
     /* membrane potential */
     const real iion = c.ina + c.inal + c.ito + ical + c.icana + c.icak + c.ik + c.inaca_i + c.inaca_ss + c.inak + c.inab + c.ikb + ipca + icab;
     y[ORD_V] = R(forward_euler)(v, -iion + idiff + istim, dt);
+}
+
+/* One step of one cell with the gates' kinetics as written. */
+CARDIAC_HD void R(ohara_rudy_step)(real *y, real idiff, real istim, real dt, const real *p)
+{
+    R(ord_step)(y, idiff, istim, dt, p, 0);
+}
+
+/* One step of one cell with its gates stepped from rate table tab (not
+ * NULL). */
+CARDIAC_HD void R(ohara_rudy_step_tab)(real *y, real idiff, real istim, real dt, const real *p, const double *tab)
+{
+    R(ord_step)(y, idiff, istim, dt, p, tab);
 }

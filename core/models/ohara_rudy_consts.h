@@ -48,6 +48,14 @@ enum {
                          (1ull << ORD_XRF) | (1ull << ORD_XRS) | (1ull << ORD_XS1) | (1ull << ORD_XS2) | \
                          (1ull << ORD_NAI) | (1ull << ORD_NASS) | (1ull << ORD_KI) | (1ull << ORD_KSS) | \
                          (1ull << ORD_CANSR) | (1ull << ORD_CAMKT))
+/* The rate tables' rows (core/models/ohara_rudy.h, ord_tab_gate): every
+ * 0.05 mV from -200 to +200 mV, for the 29 states m .. xk1 (nca, among them,
+ * is not a voltage gate and is not read from them). 0.05 mV moved activation
+ * and APD90 by under 0.001 ms over two beats of a cable (docs/numerics.md). */
+#define ORD_TAB_VLO (-200.0)
+#define ORD_TAB_DV 0.05
+#define ORD_TAB_ROWS 8001
+#define ORD_TAB_NG (ORD_XK1 - ORD_M + 1)
 /* The gates (m .. xk1, ORD_M .. ORD_XK1) as an X-macro X(name, units, description),
  * shared by the models built on ORd's membrane (gaur_rudy). */
 #define ORD_GATE_STATES(X) \
