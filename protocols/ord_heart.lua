@@ -13,7 +13,9 @@
 -- ORd's (both measured with an activation map).
 --   cardiac protocols/ord_heart.lua [scale] [precision] [steps] [csv] [blocks] [name=value ...]
 -- name=value: model parameters, and multirate=m: ORd's 14 slow states stepped
--- every m-th step only (core/engine/multirate.h; written every m-th step).
+-- every m-th step only (core/engine/multirate.h; written every m-th step),
+-- and tables=1: the gates' Rush-Larsen steps from rate tables over V (fp64;
+-- core/engine/rate_tables.h).
 -- scale 1 is the full heart (GPU); 0.2 gives a 50 x 65 x 60 heart of the
 -- same physical size (dx = 2.5 mm) that the CPU runs in seconds.
 -- On a GPU it times the stepping (median of 3 x `steps` after a warm-up, CUDA
@@ -39,10 +41,13 @@ else
 end
 local params = {}   -- model parameters, e.g. ina_m_shift=10
 local multirate = 1
+local tables = false
 for i = 6, arg and #arg or 0 do
   local k, v = arg[i]:match("^([%w_]+)=(.+)$")
   assert(k and tonumber(v), "ord_heart: model parameters are name=value, got " .. arg[i])
-  if k == "multirate" then multirate = tonumber(v) else params[k] = tonumber(v) end
+  if k == "multirate" then multirate = tonumber(v)
+  elseif k == "tables" then tables = tonumber(v) ~= 0
+  else params[k] = tonumber(v) end
 end
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
 local dx = 0.5 / scale
@@ -52,7 +57,7 @@ local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("ohara_rudy", params), dt = 0.05, D = 0.3,
                                precision = precision, backend = backend, blocks = blocks,
-                               multirate = multirate > 1 and multirate or nil}
+                               multirate = multirate > 1 and multirate or nil, tables = tables}
 sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
 local pnames = {}
 for k, v in pairs(params) do pnames[#pnames + 1] = k .. "=" .. v end
@@ -61,7 +66,7 @@ local ranks = cardiac.ranks or 1
 print(("ORd heart %dx%dx%d (dx %.2f mm), %d tissue cells (%.1f%%), %s%s, %s%s, %s%s, set up in %.1f s"):format(
   n[1], n[2], n[3], dx, mesh.tissue, 100 * mesh.tissue / mesh.ncells, backend,
   ranks > 1 and (" x %d ranks"):format(ranks) or "", precision,
-  multirate > 1 and (", multirate %d"):format(multirate) or "",
+  (multirate > 1 and (", multirate %d"):format(multirate) or "") .. (tables and ", tables" or ""),
   sim.blocks and ("blocks " .. sim.blocks) or "whole box", #pnames > 0 and ", " .. table.concat(pnames, " ") or "",
   os.clock() - t0))
 
@@ -83,7 +88,8 @@ for _, st in ipairs(cardiac.model("ohara_rudy"):states()) do
 end
 local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step
 local case = ("ord_heart %dx%dx%d %s%s%s%s"):format(n[1], n[2], n[3], precision,
-                                                  multirate > 1 and (" multirate %d"):format(multirate) or "",
+                                                  (multirate > 1 and (" multirate %d"):format(multirate) or "")
+                                                    .. (tables and " tables" or ""),
                                                   sim.blocks and (" blocks " .. sim.blocks) or "",
                                                   ranks > 1 and (" %d ranks"):format(ranks) or "")
 local s20000 = per_step * 20

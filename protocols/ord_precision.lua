@@ -5,7 +5,9 @@
 -- IEEE half, core/engine/half_round.h), fp32 and fp32h with multirate = 10
 -- (ORd's 14 slow states stepped every 10th step, core/engine/multirate.h),
 -- and "fp32g" with multirate = 10 (every gate in 16 bits, the 13 not in half
--- as fractions of [0, 1], core/engine/fraction16.h; it needs the multirate).
+-- as fractions of [0, 1], core/engine/fraction16.h; it needs the multirate),
+-- and fp64 with the gates' steps from rate tables over V
+-- (core/engine/rate_tables.h), alone and with multirate = 10.
 -- For each, beside the wall time
 -- of its run (ms per step), against fp64:
 --  * V at the end: the largest and RMS difference over the tissue;
@@ -40,9 +42,9 @@ local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local ACT_BOUND, APD_BOUND = 1.0, 2.0   -- ms (issue 34, goal 1)
 
-local function run(precision, multirate)
+local function run(precision, multirate, tables)
   local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.05, D = 0.3, precision = precision,
-                                 backend = backend, blocks = 2, multirate = multirate}
+                                 backend = backend, blocks = 2, multirate = multirate, tables = tables}
   sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
   local maps = sim:activation{threshold = -40}
   sim:step(1)   -- the kernels loaded before the clock starts
@@ -96,11 +98,12 @@ local function row(precision, wall, vmax, vrms, act, apd)
     apd.both, apd.max, apd.over, apd.only, unrep, backend == "cuda" and cardiac.gpu().name or "cpu")
 end
 row("fp64", wref, 0, 0, compare(tref, tref, ACT_BOUND), compare(aref, aref, APD_BOUND))
-for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}} do
-  local sim, t, apd, wall = run(how[1], how[2])
+for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}, {"fp64", nil, true},
+                     {"fp64", 10, true}} do
+  local sim, t, apd, wall = run(how[1], how[2], how[3])
   local vmax, vrms = sim:diff(ref)
-  row(how[1] .. (how[2] and (" multirate " .. how[2]) or ""), wall, vmax, vrms, compare(t, tref, ACT_BOUND),
-      compare(apd, aref, APD_BOUND))
+  row(how[1] .. (how[2] and (" multirate " .. how[2]) or "") .. (how[3] and " tables" or ""), wall, vmax, vrms,
+      compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))
   sim:close()
 end
 ref:close()
