@@ -155,7 +155,10 @@ csv_section("docs/data/models-256-h100.csv", "Every cell model on a 256^3 box (o
 csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular heart (one H100)",
   "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed 500 docs/data/ord-heart-h100.csv whole` (the whole box) and "
     .. "`cardiac protocols/ord_heart.lua 1 fp64|fp32|mixed|fp32h 200 docs/data/ord-heart-h100.csv 2 [multirate=10]` "
-    .. "and `... fp32g ... multirate=10` (blockDS, blocks of 2 x 2 x 2 cells, the default; the blockDS rows of "
+    .. "and `... fp32g ... multirate=10`, and `cardiac protocols/ord_heart.lua 1 fp64 500|200 "
+    .. "docs/data/ord-heart-h100.csv whole|2 tables=1 [multirate=10]` (the rate tables' rows, measured on their "
+    .. "build, docs/gpu-notebook.md item 41, where fp64 without tables took 2.729-2.737 ms as in the table) "
+    .. "(blockDS, blocks of 2 x 2 x 2 cells, the default; the blockDS rows of "
     .. "commit bd39f75's build remeasured on "
     .. "the multirate build, which moved none of them by more than 0.2%; the fp32g row on its own build, where "
     .. "fp32h with multirate = 10 took 0.6005-0.6011 ms as in the table) (H100, 2026-11-26): 250 x 326 x "
@@ -166,7 +169,8 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     .. "217.6, fp32g 180 B, docs/numerics.md, \"Multirate stepping\" and \"Gates in 16 bits\", docs/gpu-notebook.md "
     .. "items 37 and 38). Published: "
     .. "thesis (P100, blockDS) 264.8 s, about 2,700 s without blockDS; goals in fp64: under 30 s and, issue "
-    .. "34's goal 2, under 40 s; neither is met: 54.4 s, 51.1 s with multirate (mixed 30.7 s, fp32 17.0 s, fp32h "
+    .. "34's goal 2, under 40 s, met with the rate tables and multirate = 10: 37.2 s (tables alone 43.4 s; "
+    .. "without them 54.4 s, 51.1 s with multirate; docs/numerics.md, \"Rate tables\") (mixed 30.7 s, fp32 17.0 s, fp32h "
     .. "14.7 s; with multirate 26.7, 14.8 and 12.0 s; fp32g with multirate 10.8 s). Since "
     .. "2026-11-26 ORd's rate functions scale V by folded reciprocals instead of dividing by constants (fp64 "
     .. "3.29 -> 2.89 ms a step), fp32h stores its 15 fast gates two to a 32-bit word, in three thread blocks an SM (0.85 -> 0.74 ms), "
@@ -187,17 +191,21 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
       r.cell_steps_per_s, r.GBs)
   end)
 -- Issue 34, goal 1: accuracy against fp64 over one whole beat, beside the time.
-for _, v in ipairs{{"paper", "ORd as published"}, {"ina-shift", "with the theses' INa activation (ina_m_shift = 10)"}} do
+for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook.md item 38, fp32g; every row "
+                     .. "rerun on it: the rows of the multirate build, item 37, came out with the same differences to "
+                     .. "fp64 to the last digit and their times within 0.6%"},
+                   {"ina-shift", "with the theses' INa activation (ina_m_shift = 10)", "the build of "
+                     .. "docs/gpu-notebook.md item 41, the rate tables; every row rerun on it: the rows of item 38's "
+                     .. "build came out with the same differences to fp64 to the last digit and their times within "
+                     .. "0.7%"}} do
   csv_section(("docs/data/ord-accuracy-h100-%s.csv"):format(v[1]),
     ("The ORd heart over one whole beat, %s: time and accuracy against fp64 (one H100)"):format(v[2]),
     ("`cardiac protocols/ord_precision.lua 1 700 docs/data/ord-accuracy-h100-%s.csv%s` (H100 80GB HBM3, "
-      .. "2026-11-26, the build of docs/gpu-notebook.md item 38, fp32g; every row rerun on it: the rows of the "
-      .. "multirate build, item 37, came out with the same differences to fp64 to the last digit and their times "
-      .. "within 0.6%%): the heart of the section above (blocks of 2, "
+      .. "2026-11-26, %s): the heart of the section above (blocks of 2, "
       .. "dt 0.05 ms, D 0.3 mm^2/ms, V set to 0 mV on the base's 5%%), 700 ms with an activation map (-40 mV, "
       .. "APD90) sampled every step; wall time of `sim:run` and, against the fp64 run, the largest difference of "
       .. "each cell's activation time and APD90 and how many cells exceed issue 34's bounds (1 ms, 2 ms). %s"):format(
-      v[1], v[1] == "paper" and "" or " ina_m_shift=10",
+      v[1], v[1] == "paper" and "" or " ina_m_shift=10", v[3],
       v[1] == "paper" and "As published, ORd's wave dies in this heart at dx = 0.5 mm: 398,596 of 6,539,198 "
         .. "tissue cells activate, the last at 190.5 ms (docs/models.md, \"Conduction velocity at coarse "
         .. "grids\"); the large differences are at the dying front's edge, where cells fire late or not at all, "
@@ -207,9 +215,13 @@ for _, v in ipairs{{"paper", "ORd as published"}, {"ina-shift", "with the theses
       or "The wave crosses the whole heart: 6,530,102 cells activate (the other 9,096 are exactly the base's "
         .. "cells set to 0 mV at the start, which never cross upwards), the last at 185.1 ms, and every one repolarises "
         .. "within the 700 ms; every precision is within the bounds, and fp32g with multirate = 10, 9.3 s "
-        .. "for the 700 ms (13.2 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
+        .. "for the 700 ms (13.3 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
         .. "14.6 s), is the fastest within them; its largest activation difference, 0.29 ms, is five times "
-        .. "fp32h's (docs/models.md)."),
+        .. "fp32h's (docs/models.md). fp64 with the rate tables stays within 0.0003 ms of fp64 without them in "
+        .. "every cell, and with multirate = 10 too (APD90 within 0.083 ms, multirate's own error). These rows "
+        .. "run with ina_m_shift = 10, whose parameters the kernels do not fold: fp64 with tables takes 3.005 "
+        .. "ms a step here against 3.367 without (-10.7%), where at the default parameters, folded, it takes "
+        .. "2.169 against 2.733 (-20.6%; the unfolded table kernel spills 208 bytes a thread, item 41)."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)
