@@ -145,6 +145,8 @@ blocks_case karma
 # fp32g also stored in 16 bits
 blocks_case ohara_rudy fp32 10
 blocks_case ohara_rudy fp32g 10
+# rate tables: each rank builds its own, from the same parameters
+blocks_case ohara_rudy fp64 1 tables
 if [ "$backend" = cuda ]; then
   blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; blocks_case ohara_rudy fp32h 10
   # the layout named as well as the blocks

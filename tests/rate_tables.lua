@@ -9,6 +9,7 @@
 --  * the tables follow the parameters their gates read: after sim:set_param
 --    of ko (IK1's steady state) everywhere, or of the cell type in a region,
 --    the cable equals, to the bit, one built with those parameters;
+--  * a checkpoint's parameter sets, restored (params = true), bring their tables back;
 --  * tables are refused in the float precisions and for models without them.
 local checks = require "checks"
 local check = checks.check
@@ -86,6 +87,17 @@ check(r1:param_sets() == 2 and checks.worst_diff(r1, r2) == 0, "epi cells in a r
       .. "gives the same state", r1:param_sets())
 local dr = checks.worst_diff(r1, r3)
 check(dr > 0 and dr < 1e-3, "and it stays within %.3g of the run without tables (0 < d < 1e-3)", dr)
+
+-- a checkpoint restores the parameter sets (params = true), and the tables follow them
+local file = os.tmpname()
+r1:checkpoint(file, {overwrite = true})
+local back = cable{tables = true}
+back:restore(file, {params = true})
+r1:run(5)
+back:run(5)
+check(back:param_sets() == 2 and checks.worst_diff(r1, back) == 0, "restored from a checkpoint (%d sets), a run "
+      .. "continues bit for bit: %g", back:param_sets(), checks.worst_diff(r1, back))
+os.remove(file)
 
 -- refusals
 local function refused(opts, want)
