@@ -71,7 +71,7 @@ typedef struct {
  * first + count - 1, as y' = A(V) + B(V) y with A and B interpolated
  * linearly between rows every dv mV from vlo; the step (step_tab_f64) reads
  * row i, gate g at 4 (i count + g): A_i, A_{i+1} - A_i, B_i, B_{i+1} - B_i,
- * and evaluates the kinetics as written outside the rows. coeffs gives A(V)
+ * and takes the end rows' coefficients beyond them. coeffs gives A(V)
  * and B(V) of every gate for the step's parameters p (model_step_params) and
  * dt; only the parameters of the bits of `params` change them, so that
  * parameter sets alike in those share a table. */
