@@ -221,7 +221,7 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         .. "every cell, and with multirate = 10 too (APD90 within 0.083 ms, multirate's own error). These rows "
         .. "run with ina_m_shift = 10, whose parameters the kernels do not fold: fp64 with tables takes 3.005 "
         .. "ms a step here against 3.367 without (-10.7%), where at the default parameters, folded, it takes "
-        .. "2.169 against 2.733 (-20.6%; the unfolded table kernel spills 208 bytes a thread, item 41)."),
+        .. "2.169 against 2.733 (-20.6%; why the unfolded kernels gain less was not profiled, item 41)."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)
