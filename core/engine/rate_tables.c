@@ -2,14 +2,13 @@
 #include "rate_tables.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "sim.h"
 
 /* Whether sets a and b (step parameters) agree in every parameter the
  * table's kinetics read. */
 static int same_kinetics(const model_table *mt, const double *a, const double *b)
 {
-    for (int k = 0; k < 64; k++)
+    for (int k = 0; k < MODEL_MAX_PARAM; k++)
         if ((mt->params >> k & 1) && a[k] != b[k]) return 0;
     return 1;
 }
@@ -63,7 +62,6 @@ int rate_tables_build(sim *s, char *err, size_t errlen)
     t->data = data;
     t->ntab = ntab;
     t->stride = stride;
-    t->version++;
     return 0;
 }
 

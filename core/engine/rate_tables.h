@@ -20,7 +20,6 @@ typedef struct rate_tables {
     unsigned char of_set[PARAM_SETS_MAX];   /* the table of each parameter set */
     size_t stride;                          /* doubles per table: 4 rows count */
     double *data;                           /* ntab tables */
-    unsigned long version;                  /* counts rebuilds, for the backends' copies */
 } rate_tables;
 
 struct sim;

@@ -67,8 +67,8 @@ typedef struct {
 } model_preset;
 
 /* A model's rate tables (cardiac.simulation{tables = true}; docs/numerics.md,
- * "Rate tables"): the Rush-Larsen steps of its gates, states first ..
- * first + count - 1, as y' = A(V) + B(V) y with A and B interpolated
+ * "Rate tables"): the Rush-Larsen steps of its count gates as
+ * y' = A(V) + B(V) y with A and B interpolated
  * linearly between rows every dv mV from vlo; the step (step_tab_f64) reads
  * row i, gate g at 4 (i count + g): A_i, A_{i+1} - A_i, B_i, B_{i+1} - B_i,
  * and takes the end rows' coefficients beyond them. coeffs gives A(V)
@@ -78,7 +78,7 @@ typedef struct {
 typedef void (*cell_step_tab_f64)(double *y, double idiff, double istim, double dt, const double *p,
                                   const double *tab);
 typedef struct model_table {
-    int first, count;
+    int count;
     double vlo, dv;
     int rows;
     unsigned long long params;

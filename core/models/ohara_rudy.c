@@ -57,11 +57,11 @@ static double rate_bound(const double *p)
 static void gate_coeffs(double v, double dt, const double *p, double *a, double *b)
 {
     const int type = (int)(p[ORD_CELLTYPE] + 0.5);
+    const double rm = ord_rm_f64(v);
     double y[2][ORD_NSTATE];
     for (int k = 0; k < 2; k++) {
         for (int s = 0; s < ORD_NSTATE; s++) y[k][s] = rest_endo[s];
         for (int g = ORD_M; g <= ORD_XK1; g++) y[k][g] = k;
-        const double rm = ord_rm_f64(v);
         ord_ina_f64(y[k], v, rm, 0, 0, dt, p, NULL);
         ord_inal_f64(y[k], v, rm, 0, 0, dt, type, p, NULL);
         ord_ito_f64(y[k], v, 0, 0, dt, type, p, NULL);
@@ -77,7 +77,7 @@ static void gate_coeffs(double v, double dt, const double *p, double *a, double 
 /* The parameters the gates' kinetics read: the cell type (Ito's
  * inactivation in epi), ko (IK1's steady state) and INa's shifts and form. */
 static const model_table table = {
-    .first = ORD_M, .count = ORD_TAB_NG, .vlo = ORD_TAB_VLO, .dv = ORD_TAB_DV, .rows = ORD_TAB_ROWS,
+    .count = ORD_TAB_NG, .vlo = ORD_TAB_VLO, .dv = ORD_TAB_DV, .rows = ORD_TAB_ROWS,
     .params = (1ull << ORD_CELLTYPE) | (1ull << ORD_KO) | (1ull << ORD_INA_MSHIFT) | (1ull << ORD_INA_HSHIFT) |
               (1ull << ORD_INA_FORM),
     .coeffs = gate_coeffs,
