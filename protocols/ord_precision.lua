@@ -7,7 +7,9 @@
 -- and "fp32g" with multirate = 10 (every gate in 16 bits, the 13 not in half
 -- as fractions of [0, 1], core/engine/fraction16.h; it needs the multirate),
 -- and fp64 with the gates' steps from rate tables over V
--- (core/engine/rate_tables.h), alone and with multirate = 10.
+-- (core/engine/rate_tables.h), alone and with multirate = 10, and last fp64
+-- with g_na changed by a relative 1e-6 (the comparison's sensitivity; the
+-- size is perturb=).
 -- For each, beside the wall time
 -- of its run (ms per step), against fp64:
 --  * V at the end: the largest and RMS difference over the tissue;
@@ -19,21 +21,23 @@
 -- Over one whole beat (t_ms = 700), every cell's activation and APD are
 -- compared; the report says how many tissue cells activated, when the last
 -- did, and how many activated cells had not repolarised at the end.
---   cardiac protocols/ord_precision.lua [scale] [t_ms] [csv] [name=value ...]
+--   cardiac protocols/ord_precision.lua [scale] [t_ms] [csv] [name=value ...] [perturb=1e-6]
 -- scale 1 is the full heart (GPU); 0.2 the small one the CPU runs in seconds.
 -- name=value: model parameters (e.g. ina_m_shift=10, the theses' INa
 -- activation, with which the wave crosses the heart at dx = 0.5 mm;
--- docs/models.md, "Conduction velocity at coarse grids").
+-- docs/models.md, "Conduction velocity at coarse grids"). perturb: the last
+-- row's relative change of g_na (default 1e-6).
 local scale = tonumber(arg and arg[1]) or 1
 local T = tonumber(arg and arg[2]) or 700
 local csv = arg and arg[3]
 if csv == "-" then csv = nil end
-local params = {}
+local params, perturb = {}, 1e-6
 for i = 4, arg and #arg or 0 do
   local k, v = arg[i]:match("^([%w_]+)=(.+)$")
   assert(k and tonumber(v), "ord_precision: model parameters are name=value, got " .. arg[i])
-  params[k] = tonumber(v)
+  if k == "perturb" then perturb = tonumber(v) else params[k] = tonumber(v) end
 end
+assert(perturb > 0 and perturb < 1, "ord_precision: perturb must lie in (0, 1)")
 local model = cardiac.model("ohara_rudy", params)
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
 local dx = 0.5 / scale
@@ -42,8 +46,8 @@ local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local ACT_BOUND, APD_BOUND = 1.0, 2.0   -- ms (issue 34, goal 1)
 
-local function run(precision, multirate, tables)
-  local sim = cardiac.simulation{mesh = mesh, model = model, dt = 0.05, D = 0.3, precision = precision,
+local function run(precision, multirate, tables, m)
+  local sim = cardiac.simulation{mesh = mesh, model = m or model, dt = 0.05, D = 0.3, precision = precision,
                                  backend = backend, blocks = 2, multirate = multirate, tables = tables}
   sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
   local maps = sim:activation{threshold = -40}
@@ -98,12 +102,22 @@ local function row(precision, wall, vmax, vrms, act, apd)
     apd.both, apd.max, apd.over, apd.only, unrep, backend == "cuda" and cardiac.gpu().name or "cpu")
 end
 row("fp64", wref, 0, 0, compare(tref, tref, ACT_BOUND), compare(aref, aref, APD_BOUND))
+-- The last row is fp64 again with INa's conductance g_na larger by a
+-- relative 1e-6 (perturb=), about the rate tables' interpolation error
+-- (docs/numerics.md): what a perturbation of that size moves by itself, the
+-- floor against which the other rows' differences are read (its kernel runs
+-- the parameters unfolded, so its time is not fp64's).
+local pert = {}
+for k, v in pairs(params) do pert[k] = v end
+pert.g_na = (params.g_na or model:get("g_na")) * (1 + perturb)
+local psize = ("%g"):format(perturb):gsub("e%-0", "e-")   -- 1e-6, not 1e-06
 for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}, {"fp64", nil, true},
-                     {"fp64", 10, true}} do
-  local sim, t, apd, wall = run(how[1], how[2], how[3])
+                     {"fp64", 10, true},
+                     {"fp64", name = "fp64 g_na x (1+" .. psize .. ")", model = cardiac.model("ohara_rudy", pert)}} do
+  local sim, t, apd, wall = run(how[1], how[2], how[3], how.model)
   local vmax, vrms = sim:diff(ref)
-  row(how[1] .. (how[2] and (" multirate " .. how[2]) or "") .. (how[3] and " tables" or ""), wall, vmax, vrms,
-      compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))
+  row(how.name or how[1] .. (how[2] and (" multirate " .. how[2]) or "") .. (how[3] and " tables" or ""), wall, vmax,
+      vrms, compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))
   sim:close()
 end
 ref:close()
