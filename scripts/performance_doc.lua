@@ -230,7 +230,8 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         .. "by a relative 1e-6 moves activation by 0.00008 ms. These rows "
         .. "run with ina_m_shift = 10, whose parameters the kernels do not fold: fp64 with tables takes 3.004 "
         .. "ms a step here against 3.338 without (-10.0%), where at the default parameters, folded, it takes "
-        .. "2.169 against 2.733 (-20.6%; why the unfolded kernels gain less was not profiled, item 41)."),
+        .. "2.169 against 2.733 (-20.6%): the unfolded kernels spill, and with the tables' instructions gone "
+        .. "their local-memory traffic bounds the step (docs/gpu-notebook.md item 43)."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)
