@@ -451,15 +451,14 @@ __device__ __forceinline__ void regional_params(const step_args<M, T> &a, size_t
 }
 
 // One cell's step with its parameters p: with the rate table of its
-// parameter set (set, when the kernel reads labels: !FOLD and a.plabel) for
-// models of tab_of, else the model's plain step.
-template <class M, bool FOLD, class T>
+// parameter set (set, when the kernel reads labels: LABELS) for models of
+// tab_of, else the model's plain step.
+template <class M, bool LABELS, class T>
 __device__ __forceinline__ void step_cell(const step_args<M, T> &a, unsigned set, T *y, T diff, T stim, const T *p)
 {
     if constexpr (M::tables) {
         const double *tab = a.table;
-        if constexpr (!FOLD)
-            if (a.plabel) tab += a.tab_of_set[set] * a.tab_stride;
+        if constexpr (LABELS) tab += a.tab_of_set[set] * a.tab_stride;
         if (!tab) __builtin_unreachable();   // the backend launches these kernels with tables only
         M::step_tab(y, diff, stim, a.dt, p, tab);
     } else {

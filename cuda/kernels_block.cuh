@@ -70,7 +70,13 @@ __host__ __device__ constexpr int block_kernel_min_blocks()
 }
 
 // MR: multirate's kind of step (multirate_kind, device_common.cuh).
-template <class M, class T, int ORDER, bool FOLD, int MR>
+// LABELS (general kernels only): the cells' parameter sets (sim:set_param
+// with a region), each cell's row read from the table. Without them the
+// general kernel takes the launch's parameters straight from its arguments,
+// where ptxas needs no register to hold them; one kernel for both held every
+// parameter in registers for the whole step, whichever it ran, and spilled
+// (ORd fp64: 200 bytes of spill stores against 48; docs/gpu-notebook.md, item 44).
+template <class M, class T, int ORDER, bool FOLD, bool LABELS, int MR>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), block_kernel_min_blocks<M, T>())
     k_block(const step_args<M, T> a, size_t qlo, size_t qhi)
 {
@@ -126,9 +132,14 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         }
     }
     T par[M::nparam];
-    model_params<M, T, FOLD>(a, par);
-    if constexpr (!FOLD) regional_params(a, q, par);
-    step_cell<M, FOLD>(a, FOLD ? 0u : (a.plabel ? a.plabel[q] : 0u), y, diff, stim, par);
+    unsigned set = 0;
+    if constexpr (LABELS) {
+        set = a.plabel[q];
+        params_of_set(a, set, par);
+    } else {
+        model_params<M, T, FOLD>(a, par);
+    }
+    step_cell<M, LABELS>(a, set, y, diff, stim, par);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];
@@ -167,17 +178,25 @@ struct block_launch {
     {
         if constexpr (MASKED) {
             const int mr = multirate_kind(c);   // 0 unless the model has slow states (cuda_init)
-            if constexpr (slow_states<M>() != 0) {
-                if (mr == 1) return go<M, T, ORDER, FOLD, 1>(c);
-                if (mr == 2) return go<M, T, ORDER, FOLD, 2>(c);
+            if constexpr (!FOLD) {
+                if (c.plabel) return by_rate<M, T, ORDER, FOLD, true>(c, mr);
             }
-            go<M, T, ORDER, FOLD, 0>(c);
+            by_rate<M, T, ORDER, FOLD, false>(c, mr);
         }
     }
-    template <class M, class T, int ORDER, bool FOLD, int MR>
+    template <class M, class T, int ORDER, bool FOLD, bool LABELS>
+    static void by_rate(const launch_ctx &c, int mr)
+    {
+        if constexpr (slow_states<M>() != 0) {
+            if (mr == 1) return go<M, T, ORDER, FOLD, LABELS, 1>(c);
+            if (mr == 2) return go<M, T, ORDER, FOLD, LABELS, 2>(c);
+        }
+        go<M, T, ORDER, FOLD, LABELS, 0>(c);
+    }
+    template <class M, class T, int ORDER, bool FOLD, bool LABELS, int MR>
     static void go(const launch_ctx &c)
     {
-        const auto kernel = k_block<M, T, ORDER, FOLD, MR>;
+        const auto kernel = k_block<M, T, ORDER, FOLD, LABELS, MR>;
         constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));
         constexpr size_t state_bytes = block_state_shared<M, T>() ? M::nstate * sizeof(T) : 0;
         static const int fitted = [&] {

@@ -59,7 +59,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     q.stim = a.istim ? a.istim[c] : (T)0;
     // the cell's parameter set, loaded with its state: read at the step, its
     // latency (and then its row's) came on top of the state's (docs/gpu-notebook.md, item 9)
-    if (LABELS && a.plabel) q.set = a.plabel[c];
+    q.set = LABELS ? a.plabel[c] : 0;
     if (!gate) fl = MASKED ? a.flags[c] : full_box_flags<ORDER>(i, j, k, a.n);
     q.tissue = !MASKED || (fl & FLAG_SELF);
     const T v0 = y[VI];
@@ -98,7 +98,8 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
 // backend refuses planes of 2^30 cells or more); only the cell's own index is
 // 64-bit, which keeps the address arithmetic short.
 // MR: multirate's kind of step (multirate_kind, device_common.cuh).
-template <class M, class T, int ORDER, bool MASKED, bool FOLD, int ZC, bool MC, int MR>
+// LABELS: the cells' parameter sets, as in k_block (kernels_block.cuh).
+template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool LABELS, int ZC, bool MC, int MR>
 __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T)), step_state_shared(M::nstate, sizeof(T)) ? 5 : 0)
     k_naive(const step_args<M, T> a)
 {
@@ -129,7 +130,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 #pragma unroll
     for (int z = 0; z < ZC; z++)
         if (z == 0 || k0 + z < a.hi[2])
-            naive_gather<M, T, ORDER, MASKED, !FOLD, MC>(a, i, j, k0 + z, c0 + (size_t)z * sz, y(z), q[z]);
+            naive_gather<M, T, ORDER, MASKED, LABELS, MC>(a, i, j, k0 + z, c0 + (size_t)z * sz, y(z), q[z]);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
@@ -139,9 +140,8 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         const size_t c = c0 + (size_t)z * sz;
         T *yz = y(z);
         if (!q[z].tissue) { a.out[VI][c] = yz[VI]; continue; }
-        if constexpr (!FOLD)
-            if (a.plabel) params_of_set(a, q[z].set, p);
-        step_cell<M, FOLD>(a, q[z].set, yz, q[z].diff, q[z].stim, p);
+        if constexpr (LABELS) params_of_set(a, q[z].set, p);
+        step_cell<M, LABELS>(a, q[z].set, yz, q[z].diff, q[z].stim, p);
         if constexpr (SHARED) asm volatile("" ::: "memory");
         check_finite<NS>(yz, c, a.step0 + 1, a.bad);
         store_step<M, MR>(a, c, yz);
@@ -165,21 +165,29 @@ struct naive_launch {
     template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
     static void go(const launch_ctx &c)
     {
+        if constexpr (!FOLD) {
+            if (c.plabel) return by_rate<M, T, ORDER, MASKED, FOLD, true, MC>(c);
+        }
+        by_rate<M, T, ORDER, MASKED, FOLD, false, MC>(c);
+    }
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool LABELS, bool MC>
+    static void by_rate(const launch_ctx &c)
+    {
         const int mr = multirate_kind(c);   // 0 unless the model has slow states (cuda_init)
         if constexpr (slow_states<M>() != 0) {
-            if (mr == 1) return go_mr<M, T, ORDER, MASKED, FOLD, MC, 1>(c);
-            if (mr == 2) return go_mr<M, T, ORDER, MASKED, FOLD, MC, 2>(c);
+            if (mr == 1) return go_mr<M, T, ORDER, MASKED, FOLD, LABELS, MC, 1>(c);
+            if (mr == 2) return go_mr<M, T, ORDER, MASKED, FOLD, LABELS, MC, 2>(c);
         }
-        go_mr<M, T, ORDER, MASKED, FOLD, MC, 0>(c);
+        go_mr<M, T, ORDER, MASKED, FOLD, LABELS, MC, 0>(c);
     }
-    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC, int MR>
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool LABELS, bool MC, int MR>
     static void go_mr(const launch_ctx &c)
     {
         constexpr int ZC = naive_cells_z<T>();
         const int w[3] = {c.hi[0] - c.lo[0], c.hi[1] - c.lo[1], c.hi[2] - c.lo[2]};
         if (w[0] <= 0 || w[1] <= 0 || w[2] <= 0) return;
         dim3 block(c.bx, c.by), grid((w[0] + c.bx - 1) / c.bx, (w[1] + c.by - 1) / c.by, (w[2] + ZC - 1) / ZC);
-        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, ZC, MC, MR>;
+        const auto kernel = k_naive<M, T, ORDER, MASKED, FOLD, LABELS, ZC, MC, MR>;
         constexpr size_t state_bytes = step_state_shared(M::nstate, sizeof(T)) ? M::nstate * sizeof(T) : 0;
         constexpr int most = block_kernel_max_threads(M::nstate, sizeof(T));   // cuda_init holds blocks to it
         static const bool sized = state_bytes &&
