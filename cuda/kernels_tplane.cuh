@@ -140,7 +140,14 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
 // three base registers (the slots of planes z, z - 1 and z - 2) plus a
 // constant. One block runs per SM: 1024 threads get 64 registers each, 512
 // threads 128 and more rows per thread (tplane_cells_per_thread).
-template <class M, class T, bool MASKED, bool FOLD, int K, int CPT, int NT, bool MC>
+//
+// LABELS (general kernels only): the cells' parameter sets, each cell's row
+// read from the table. Without them the general kernel's cells take the
+// launch's parameters straight from its arguments; with one kernel for both
+// every variant held the parameters in registers and spilled (Karma fp64,
+// K = 2, 512 threads: 136 bytes of spill stores against 56; fp32 K = 3: 84
+// against 4; docs/gpu-notebook.md, item 44).
+template <class M, class T, bool MASKED, bool FOLD, bool LABELS, int K, int CPT, int NT, bool MC>
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
@@ -263,7 +270,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // 0 x, 1 y, 2 z; without bit 2 the plane is neither z face,
                 // so nz >= 3)
                 auto cells = [&](auto stim_on, auto labels_on, auto faces_on) {
-                    constexpr bool STIM = decltype(stim_on)::value, LABELS = decltype(labels_on)::value;
+                    constexpr bool STIM = decltype(stim_on)::value, SETS = decltype(labels_on)::value;
                     constexpr int FACES = decltype(faces_on)::value;
 #pragma unroll
                     for (int k = 0; k < CPT; k++) {
@@ -308,7 +315,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                         diff = next_term(diff, coef[1], axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u));
                         if (!(FACES & 4) || nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
                         if (!MASKED || tissue) {
-                            if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
+                            if constexpr (SETS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
                             // no stimulus is -0, not 0: x + -0 is x for every x, so the
                             // compiler drops the model's addition of the current
                             M::step(y, diff, STIM && inbox ? a.istim[c] : (T)-0.0, a.dt, p);
@@ -329,10 +336,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 using yes = std::true_type;
                 using no = std::false_type;
                 using all_faces = std::integral_constant<int, 7>;
-                const bool labels = !FOLD && a.plabel;
-                if (labels && a.istim) cells(yes{}, yes{}, all_faces{});
-                else if (labels) cells(no{}, yes{}, all_faces{});
-                else if (a.istim) cells(yes{}, no{}, all_faces{});
+                if constexpr (LABELS) {
+                    if (a.istim) cells(yes{}, yes{}, all_faces{});
+                    else cells(no{}, yes{}, all_faces{});
+                } else if (a.istim) cells(yes{}, no{}, all_faces{});
                 else if constexpr (MASKED) cells(no{}, no{}, all_faces{});
                 else if constexpr (sizeof(T) > 4) {
                     // fp64 (512 threads, 128 registers) keeps the x and z
@@ -396,14 +403,14 @@ struct tplane_launch {
     static constexpr bool folds = true;
     static constexpr int max_states = MARCHING_MAX_STATES;
     static constexpr bool members = true;   // run_members: an ensemble whose members' D differ
-    template <int K, class M, class T, bool MASKED, bool FOLD, bool MC>
+    template <int K, class M, class T, bool MASKED, bool FOLD, bool LABELS, bool MC>
     static void go(const launch_ctx &c)
     {
-        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, 1024, MC>(c);
-        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, 512, MC>(c);
-        else go_nt<K, M, T, MASKED, FOLD, 0, MC>(c);
+        if (c.bx * c.by == 1024) go_nt<K, M, T, MASKED, FOLD, LABELS, 1024, MC>(c);
+        else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, LABELS, 512, MC>(c);
+        else go_nt<K, M, T, MASKED, FOLD, LABELS, 0, MC>(c);
     }
-    template <int K, class M, class T, bool MASKED, bool FOLD, int NT, bool MC>
+    template <int K, class M, class T, bool MASKED, bool FOLD, bool LABELS, int NT, bool MC>
     static void go_nt(const launch_ctx &c)
     {
         constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K, NT ? NT : 1024);
@@ -417,7 +424,7 @@ struct tplane_launch {
         g.cy = g.TY - 2 * g.hy;
         const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
         const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
-        auto kernel = k_tplane<M, T, MASKED, FOLD, K, CPT, NT, MC>;
+        auto kernel = k_tplane<M, T, MASKED, FOLD, LABELS, K, CPT, NT, MC>;
         // per kernel: the opt-in above 48 KB of shared memory, once; the
         // blocks that fit an SM, again when the block's shape changes
         static int per_sm = 0, sms = 0, shape_threads = 0;
@@ -449,21 +456,30 @@ struct tplane_launch {
     }
     // the steps per kernel the launch asks for, with (MC) or without the
     // coefficients per layer of an ensemble
-    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool LABELS, bool MC>
     static void by_steps(const launch_ctx &c)
     {
         if constexpr (ORDER == 2) {   // cardiac.simulation refuses fourth order for this layout
             switch (c.tsteps) {
-            case 1: go<1, M, T, MASKED, FOLD, MC>(c); break;
-            case 2: go<2, M, T, MASKED, FOLD, MC>(c); break;
-            default: go<3, M, T, MASKED, FOLD, MC>(c); break;
+            case 1: go<1, M, T, MASKED, FOLD, LABELS, MC>(c); break;
+            case 2: go<2, M, T, MASKED, FOLD, LABELS, MC>(c); break;
+            default: go<3, M, T, MASKED, FOLD, LABELS, MC>(c); break;
             }
         }
     }
+    // parameter sets only in the general kernels (the backend folds none then)
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
+    static void by_labels(const launch_ctx &c)
+    {
+        if constexpr (!FOLD) {
+            if (c.plabel) return by_steps<M, T, ORDER, MASKED, FOLD, true, MC>(c);
+        }
+        by_steps<M, T, ORDER, MASKED, FOLD, false, MC>(c);
+    }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run(const launch_ctx &c) { by_steps<M, T, ORDER, MASKED, FOLD, false>(c); }
+    static void run(const launch_ctx &c) { by_labels<M, T, ORDER, MASKED, FOLD, false>(c); }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run_members(const launch_ctx &c) { by_steps<M, T, ORDER, MASKED, FOLD, true>(c); }
+    static void run_members(const launch_ctx &c) { by_labels<M, T, ORDER, MASKED, FOLD, true>(c); }
 };
 
 } // namespace
