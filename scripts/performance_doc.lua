@@ -195,9 +195,10 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
                      .. "every row rerun on it, with the new last row: the rows of item 38's build came out with the same "
                      .. "differences to fp64 to the last digit and their times within 0.9%"},
                    {"ina-shift", "with the theses' INa activation (ina_m_shift = 10)", "the build of "
-                     .. "docs/gpu-notebook.md item 41, the rate tables; every row rerun on it, with the new last row: "
-                     .. "the earlier rows came out with the same differences to fp64 to the last digit and their times "
-                     .. "within 0.9%"}} do
+                     .. "docs/gpu-notebook.md item 44, the general kernels without parameter sets, which these "
+                     .. "unfolded parameters run: every row 6-17% faster than on item 41's build, the fp64 rows with "
+                     .. "the same differences to fp64 to the last digit, the float rows' within their last digits "
+                     .. "(the general float kernels round a few operations differently now)"}} do
   csv_section(("docs/data/ord-accuracy-h100-%s.csv"):format(v[1]),
     ("The ORd heart over one whole beat, %s: time and accuracy against fp64 (one H100)"):format(v[2]),
     ("`cardiac protocols/ord_precision.lua 1 700 docs/data/ord-accuracy-h100-%s.csv%s` (H100 80GB HBM3, "
@@ -219,19 +220,20 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         .. "1e-5 5,372 cells (550; `cardiac protocols/ord_precision.lua 1 700 - perturb=1e-5`, its last row, the "
         .. "same day). fp64 with the rate tables, 1,860 cells (290), lies between the two, as its interpolation "
         .. "error (2e-6 of a gate's range) says it should; where the wave crosses the heart (next section) it "
-        .. "moves no cell by more than 0.0003 ms."
+        .. "moves no cell by more than 0.0003 ms. The last row's time is of item 41's build: that general kernel "
+        .. "runs about 10% faster since item 44 (the next section's last row)."
       or "The wave crosses the whole heart: 6,530,102 cells activate (the other 9,096 are exactly the base's "
         .. "cells set to 0 mV at the start, which never cross upwards), the last at 185.1 ms, and every one repolarises "
-        .. "within the 700 ms; every precision is within the bounds, and fp32g with multirate = 10, 9.2 s "
-        .. "for the 700 ms (13.2 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
-        .. "14.6 s), is the fastest within them; its largest activation difference, 0.29 ms, is five times "
+        .. "within the 700 ms; every precision is within the bounds, and fp32g with multirate = 10, 8.7 s "
+        .. "for the 700 ms (12.5 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
+        .. "13.5 s), is the fastest within them; its largest activation difference, 0.29 ms, is five times "
         .. "fp32h's (docs/models.md). fp64 with the rate tables stays within 0.0003 ms of fp64 without them in "
         .. "every cell, and with multirate = 10 too (APD90 within 0.083 ms, multirate's own error); g_na larger "
         .. "by a relative 1e-6 moves activation by 0.00008 ms. These rows "
-        .. "run with ina_m_shift = 10, whose parameters the kernels do not fold: fp64 with tables takes 3.004 "
-        .. "ms a step here against 3.338 without (-10.0%), where at the default parameters, folded, it takes "
-        .. "2.169 against 2.733 (-20.6%): the unfolded kernels spill, and with the tables' instructions gone "
-        .. "their local-memory traffic bounds the step (docs/gpu-notebook.md item 43)."),
+        .. "run with ina_m_shift = 10, whose parameters the kernels do not fold: fp64 with tables takes 2.533 "
+        .. "ms a step here against 2.989 without (-15.3%; on item 41's build 3.004 against 3.338, -10.0%, when "
+        .. "the general kernel spilled: docs/gpu-notebook.md items 43-44), where at the default parameters, "
+        .. "folded, it takes 2.169 against 2.733 (-20.6%)."),
     {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
      "max dAPD90 (ms)", "> 2 ms", "in one only"},
     function(r)
