@@ -131,15 +131,18 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
             diff = next_term(diff, a.coef[ax], axis_term<T, ORDER>(v0, m1, p1, m2, p2, f));
         }
     }
+    // with sets, the model reads its cell's row of the table where it uses
+    // each value, instead of a copy held in registers through the step
     T par[M::nparam];
     unsigned set = 0;
+    const T *p = par;
     if constexpr (LABELS) {
         set = a.plabel[q];
-        params_of_set(a, set, par);
+        p = a.ptable + (size_t)set * MODEL_MAX_PARAM;
     } else {
         model_params<M, T, FOLD>(a, par);
     }
-    step_cell<M, LABELS>(a, set, y, diff, stim, par);
+    step_cell<M, LABELS>(a, set, y, diff, stim, p);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];
