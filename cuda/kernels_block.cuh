@@ -135,14 +135,14 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     // each value, instead of a copy held in registers through the step
     T par[M::nparam];
     unsigned set = 0;
-    const T *p = par;
+    const T *prow = par;
     if constexpr (LABELS) {
         set = a.plabel[q];
-        p = a.ptable + (size_t)set * MODEL_MAX_PARAM;
+        prow = a.ptable + (size_t)set * MODEL_MAX_PARAM;
     } else {
         model_params<M, T, FOLD>(a, par);
     }
-    step_cell<M, LABELS>(a, set, y, diff, stim, p);
+    step_cell<M, LABELS>(a, set, y, diff, stim, prow);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];

@@ -263,14 +263,14 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                     layer_coef(a, pz, mc);
                     coef = mc;
                 }
-                // the stimulus and the labels are tested once per plane, not
-                // per cell: a branch per cell would keep the cells' chains
-                // from interleaving
+                // the stimulus is tested once per plane, not per cell: a
+                // branch per cell would keep the cells' chains from
+                // interleaving
                 // (FACES: the no-flux faces whose selects the cells need, bit
                 // 0 x, 1 y, 2 z; without bit 2 the plane is neither z face,
                 // so nz >= 3)
-                auto cells = [&](auto stim_on, auto labels_on, auto faces_on) {
-                    constexpr bool STIM = decltype(stim_on)::value, SETS = decltype(labels_on)::value;
+                auto cells = [&](auto stim_on, auto faces_on) {
+                    constexpr bool STIM = decltype(stim_on)::value;
                     constexpr int FACES = decltype(faces_on)::value;
 #pragma unroll
                     for (int k = 0; k < CPT; k++) {
@@ -315,7 +315,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                         diff = next_term(diff, coef[1], axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u));
                         if (!(FACES & 4) || nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
                         if (!MASKED || tissue) {
-                            if constexpr (SETS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
+                            if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
                             // no stimulus is -0, not 0: x + -0 is x for every x, so the
                             // compiler drops the model's addition of the current
                             M::step(y, diff, STIM && inbox ? a.istim[c] : (T)-0.0, a.dt, p);
@@ -337,21 +337,21 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 using no = std::false_type;
                 using all_faces = std::integral_constant<int, 7>;
                 if constexpr (LABELS) {
-                    if (a.istim) cells(yes{}, yes{}, all_faces{});
-                    else cells(no{}, yes{}, all_faces{});
-                } else if (a.istim) cells(yes{}, no{}, all_faces{});
-                else if constexpr (MASKED) cells(no{}, no{}, all_faces{});
+                    if (a.istim) cells(yes{}, all_faces{});
+                    else cells(no{}, all_faces{});
+                } else if (a.istim) cells(yes{}, all_faces{});
+                else if constexpr (MASKED) cells(no{}, all_faces{});
                 else if constexpr (sizeof(T) > 4) {
                     // fp64 (512 threads, 128 registers) keeps the x and z
                     // selects in every cell and takes no vote: with the votes
                     // and variants below ptxas spilled there, where it had
                     // not, and the step ran 50% slower (item 32)
-                    if (yface) cells(no{}, no{}, all_faces{});
-                    else cells(no{}, no{}, std::integral_constant<int, 5>{});
-                } else if (zlo || zhi || warp_faces == 3u) cells(no{}, no{}, all_faces{});
-                else if (warp_faces == 1u) cells(no{}, no{}, std::integral_constant<int, 1>{});
-                else if (warp_faces == 2u) cells(no{}, no{}, std::integral_constant<int, 2>{});
-                else cells(no{}, no{}, std::integral_constant<int, 0>{});   // the common case: no stimulus, no face
+                    if (yface) cells(no{}, all_faces{});
+                    else cells(no{}, std::integral_constant<int, 5>{});
+                } else if (zlo || zhi || warp_faces == 3u) cells(no{}, all_faces{});
+                else if (warp_faces == 1u) cells(no{}, std::integral_constant<int, 1>{});
+                else if (warp_faces == 2u) cells(no{}, std::integral_constant<int, 2>{});
+                else cells(no{}, std::integral_constant<int, 0>{});   // the common case: no stimulus, no face
             }
             // level l has read level l-1's other states of plane pz: their
             // place takes plane pz + 1 (level 1: the input's, whose load the
