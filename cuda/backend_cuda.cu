@@ -12,6 +12,7 @@
 #include "dyads_cu.h"
 #include "halo.h"
 #include "par.h"
+#include "quiescence.h"
 #include "rate_tables.h"
 #include "state_view.h"
 
@@ -274,6 +275,12 @@ static int cuda_init(sim *s, char *err, size_t errlen)
                  "place; not on layout '%s'", s->multirate, layout_table[cd->layout].name);
         return -1;
     }
+    if (s->quiescent && cd->layout != LAYOUT_BLOCK) {
+        snprintf(err, errlen, "quiescent_below runs on layout 'block' (blocks = b), whose kernel reads a quiescent "
+                 "cell's V alone; not on layout '%s'", layout_table[cd->layout].name);
+        return -1;
+    }
+    b.quiet_below = s->quiet_below;
     b.order = s->order;
     // blockDS always keeps flags, and so does a phase field: the kernels take
     // its diffusion on their masked path, also where it leaves no cell out
@@ -372,6 +379,11 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         !dev_alloc((void **)&cd->bad, sizeof(unsigned long long), err, errlen))
         return -1;
     cudaMemset(cd->bad, 0xff, sizeof(unsigned long long));
+    if (s->quiescent) {   // no cell behind (core/engine/quiescence.h)
+        if (!dev_alloc((void **)&cd->stamp, cd->nstore, err, errlen)) return -1;
+        cudaMemset(cd->stamp, quiescent_stamp(s->nstep - 1), cd->nstore);
+        b.stamp = cd->stamp;
+    }
     if (upload_cell_data(s, cd, n, err, errlen) != 0 || !upload_tables(s, err, errlen)) return -1;
     b.bad = cd->bad;
     // resting state: every stored value, halo copies included, is the rest value
@@ -403,6 +415,7 @@ static void cuda_free(sim *s)
     cudaFree(cd->plabel); cudaFree(cd->ptable); cudaFree(cd->mcoef); cudaFree(cd->dtab); cudaFree(cd->dtab_of_set);
     cudaFree(cd->istim); cudaFree(cd->scratch); cudaFree(cd->bad); cudaFree(cd->flags); cudaFree(cd->phi); cudaFree(cd->facebuf);
     cudaFree(cd->mask8);
+    cudaFree(cd->stamp);
     cudaFree(cd->dslot); cudaFree(cd->dorigin); cudaFree(cd->dnbr);
     block_map_free(&cd->hblocks);
     if (cd->compute) cudaStreamDestroy(cd->compute);
@@ -608,6 +621,32 @@ static void cuda_get_state(sim *s, int var, void *dst)
     cudaFree(tmp);
 }
 
+// Quiescent cells' lags (core/engine/quiescence.h; blockDS only) from and
+// to their stamps, through a host copy of the stamps in storage order.
+static void cuda_get_lags(sim *s, unsigned char *dst)
+{
+    cuda_data *cd = data(s);
+    std::vector<uint8_t> st(cd->nstore);
+    if (cd->stamp && !CU(s, cudaMemcpy(st.data(), cd->stamp, cd->nstore, cudaMemcpyDeviceToHost))) return;
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = cd->stamp ? block_store_index(&cd->hblocks, c) : (size_t)-1;
+        dst[c] = q == (size_t)-1 ? 0 : (unsigned char)quiescent_lag(s->nstep, st[q]);
+    }
+}
+
+static void cuda_set_lags(sim *s, const unsigned char *src)
+{
+    cuda_data *cd = data(s);
+    if (!cd->stamp) return;
+    std::vector<uint8_t> st(cd->nstore, quiescent_stamp(s->nstep - 1));
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = block_store_index(&cd->hblocks, c);
+        if (q != (size_t)-1) st[q] = (uint8_t)(s->nstep - src[c]);
+    }
+    CU(s, cudaStreamSynchronize(cd->compute));
+    CU(s, cudaMemcpy(cd->stamp, st.data(), cd->nstore, cudaMemcpyHostToDevice));
+}
+
 static void cuda_set_state(sim *s, int var, const void *src)
 {
     cuda_data *cd = data(s);
@@ -763,6 +802,8 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.face_copy = cuda_face_copy;
         ops.get_state = cuda_get_state;
         ops.set_state = cuda_set_state;
+        ops.get_lags = cuda_get_lags;
+        ops.set_lags = cuda_set_lags;
         ops.view = cuda_view;
         ops.host_alloc = cuda_host_alloc;
         ops.host_free = cuda_host_free;

@@ -32,6 +32,7 @@ struct cuda_data {
     unsigned mversion;                    // of the stencil's layers (core/engine/stencil.h) copied there
     float *phi;                           // phase field in storage order, or null
     uint8_t *mask8;                       // the row-major tissue mask (state_view VIEW_MASK), made on first use
+    uint8_t *stamp;                       // quiescent cells: each stored cell's due step mod 256 (core/engine/quiescence.h), or null
     block_map hblocks;                    // blockDS map with host tables (LAYOUT_BLOCK)
     uint32_t *dslot, *dorigin;            // its tables on the device
     int32_t *dnbr;

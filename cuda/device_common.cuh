@@ -8,6 +8,7 @@
 #include "launch.h"
 #include "instances.h"
 #include "multirate.h"
+#include "quiescence.h"
 #include "rng.h"   // counter-based draws for stochastic models (compiled for the device here)
 
 // Neighbour flags (FLAG_SELF, cuda/launch.h): full boxes compute them from
@@ -144,6 +145,8 @@ struct step_args {
     int lo[3], hi[3];
     long long step0;
     int every;      // multirate (core/engine/multirate.h): 0 or 1, every state every step
+    uint8_t *stamp; // quiescent cells (core/engine/quiescence.h): due steps, or null
+    T quiet_below;
     unsigned long long *bad;
     tower_geom tower;
     block_map blocks;
@@ -175,6 +178,8 @@ step_args<M, T> make_args(const launch_ctx &c)
     for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];
     a.step0 = c.step0;
     a.every = c.every;
+    a.stamp = c.stamp;
+    a.quiet_below = (T)c.quiet_below;
     a.bad = c.bad;
     a.tower = c.tower;
     a.tsteps = c.tsteps;
@@ -384,9 +389,17 @@ __host__ __device__ constexpr unsigned long long slow_states()
 }
 __device__ __forceinline__ float multirate_value(float old, float y, int every) { return multirate_f32(old, y, every); }
 __device__ __forceinline__ double multirate_value(double old, double y, int every) { return multirate_f64(old, y, every); }
+__device__ __forceinline__ float multirate_value(float old, float y, double factor) { return multirate_by_f32(old, y, factor); }
+__device__ __forceinline__ double multirate_value(double old, double y, double factor) { return multirate_by_f64(old, y, factor); }
+__device__ __forceinline__ bool quiescent_cell(float v, float istim, float below) { return quiescent_f32(v, istim, below); }
+__device__ __forceinline__ bool quiescent_cell(double v, double istim, double below) { return quiescent_f64(v, istim, below); }
+__device__ __forceinline__ float quiescent_share(float idiff, unsigned k) { return quiescent_share_f32(idiff, k); }
+__device__ __forceinline__ double quiescent_share(double idiff, unsigned k) { return quiescent_share_f64(idiff, k); }
 
 // Multirate's kind of step for the one-step kernels (naive, blockDS): 0
-// every state stepped, 1 a holding step, 2 an updating one. A kernel
+// every state stepped, 1 a holding step, 2 an updating one; with quiescent
+// cells (blockDS; core/engine/quiescence.h) 3 a holding step and 4 an
+// updating one (multirate_kind + 2, block_launch). A kernel
 // variant of its own for each (the launchers instantiate 1 and 2 only for
 // models with slow states): a run-time choice in one kernel raised the
 // registers of ORd's float kernels for every run (fp32 141 -> 168, fp32h's
@@ -399,9 +412,11 @@ inline int multirate_kind(const launch_ctx &c) { return c.every > 1 ? 1 + multir
 // slow states are not written (and in the float kernels, whose state is in
 // registers, the compiler drops what only they need); at an updating step
 // (MR 2) each is written as old + every (y - old), old read again from its
-// array.
+// array. MR 3 and 4 store as 1 and 2, an updating step of a quiescent
+// cell whose step covered k steps of dt taking every / k times its change
+// (multirate_factor).
 template <class M, int MR, class T>
-__device__ __forceinline__ void store_step(const step_args<M, T> &a, size_t c, const T *y)
+__device__ __forceinline__ void store_step(const step_args<M, T> &a, size_t c, const T *y, unsigned k = 1)
 {
     constexpr unsigned long long S = slow_states<M>();
     if constexpr (MR == 0 || S == 0) {
@@ -412,6 +427,12 @@ __device__ __forceinline__ void store_step(const step_args<M, T> &a, size_t c, c
 #pragma unroll
             for (int v = 0; v < M::nstate; v++)
                 if (S >> v & 1) store_state<M>(a.out, v, c, multirate_value(load_state<M>(a.in, v, c), y[v], a.every));
+        }
+        if constexpr (MR == 4) {
+            const double factor = multirate_factor(a.every, k);
+#pragma unroll
+            for (int v = 0; v < M::nstate; v++)
+                if (S >> v & 1) store_state<M>(a.out, v, c, multirate_value(load_state<M>(a.in, v, c), y[v], factor));
         }
     }
 }
@@ -452,17 +473,19 @@ __device__ __forceinline__ void regional_params(const step_args<M, T> &a, size_t
 
 // One cell's step with its parameters p: with the rate table of its
 // parameter set (set, when the kernel reads labels: LABELS) for models of
-// tab_of, else the model's plain step.
+// tab_of, else the model's plain step. dt: the launch's, or a quiescent
+// cell's k dt (core/engine/quiescence.h; never with tables).
 template <class M, bool LABELS, class T>
-__device__ __forceinline__ void step_cell(const step_args<M, T> &a, unsigned set, T *y, T diff, T stim, const T *p)
+__device__ __forceinline__ void step_cell(const step_args<M, T> &a, unsigned set, T *y, T diff, T stim, const T *p,
+                                          T dt)
 {
     if constexpr (M::tables) {
         const double *tab = a.table;
         if constexpr (LABELS) tab += a.tab_of_set[set] * a.tab_stride;
         if (!tab) __builtin_unreachable();   // the backend launches these kernels with tables only
-        M::step_tab(y, diff, stim, a.dt, p, tab);
+        M::step_tab(y, diff, stim, dt, p, tab);
     } else {
-        M::step(y, diff, stim, a.dt, p);
+        M::step(y, diff, stim, dt, p);
     }
 }
 

@@ -69,7 +69,10 @@ __host__ __device__ constexpr int block_kernel_min_blocks()
     return block_state_shared<M, T>() ? 5 : M::nstate >= 32 ? (M::narrow && sizeof(T) == 4 ? 3 : 1) : 0;
 }
 
-// MR: multirate's kind of step (multirate_kind, device_common.cuh).
+// MR: multirate's kind of step (multirate_kind, device_common.cuh). With
+// quiescent cells (MR 3, 4; core/engine/quiescence.h) a cell loads V first,
+// and the rest of its state only if it takes an ionic step: a quiescent
+// cell's holding step reads and writes V (and its neighbours') alone.
 // LABELS (general kernels only): the cells' parameter sets (sim:set_param
 // with a region), each cell's row read from the table. Without them the
 // general kernel takes the launch's parameters straight from its arguments,
@@ -82,6 +85,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
 {
     constexpr int NS = M::nstate, VI = M::vindex;
     constexpr bool SHARED = block_state_shared<M, T>();
+    constexpr bool QUIET = MR >= 3;
     extern __shared__ __align__(16) unsigned char block_state[];
     const size_t q = qlo + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (q >= qhi) return;
@@ -94,6 +98,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     // nothing (docs/gpu-notebook.md, item 19).
     const unsigned fl = a.flags[q];            // 0 for padding past the box's end
     const T stim = a.istim ? a.istim[q] : (T)0;
+    const unsigned stamp = QUIET ? a.stamp[q] : 0;
     int l[3];
     block_local(&a.blocks, q, l);
     constexpr int R = ORDER / 2;
@@ -107,7 +112,8 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     T yr[SHARED ? 1 : NS];
     T *y = SHARED ? (T *)block_state + threadIdx.x * NS : yr;
 #pragma unroll
-    for (int v = 0; v < NS; v++) y[v] = load_state<M>(a.in, v, q);
+    for (int v = 0; v < NS; v++)
+        if (!QUIET || v == VI) y[v] = load_state<M>(a.in, v, q);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!(fl & FLAG_SELF)) { a.out[VI][q] = y[VI]; return; }
     auto at = [&](int ax, int off) { return (size_t)idx[ax][R + off]; };
@@ -131,6 +137,19 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
             diff = next_term(diff, a.coef[ax], axis_term<T, ORDER>(v0, m1, p1, m2, p2, f));
         }
     }
+    unsigned k = 1;   // steps of dt the ionic state advances
+    if constexpr (QUIET) {
+        if (MR == 3 && quiescent_cell(v0, stim, a.quiet_below)) {
+            a.out[VI][q] = v0 + a.dt * diff;   // forward Euler of the diffusion alone
+            return;
+        }
+        k = quiescent_lag(a.step0, (unsigned char)stamp) + 1;
+        a.stamp[q] = quiescent_stamp(a.step0);
+#pragma unroll
+        for (int v = 0; v < NS; v++)
+            if (v != VI) y[v] = load_state<M>(a.in, v, q);
+        if constexpr (SHARED) asm volatile("" ::: "memory");
+    }
     // with sets, the model reads its cell's row of the table where it uses
     // each value, instead of a copy held in registers through the step
     T par[M::nparam];
@@ -142,14 +161,15 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     } else {
         model_params<M, T, FOLD>(a, par);
     }
-    step_cell<M, LABELS>(a, set, y, diff, stim, prow);
+    if constexpr (QUIET) step_cell<M, LABELS>(a, set, y, quiescent_share(diff, k), stim, prow, (T)k * a.dt);
+    else step_cell<M, LABELS>(a, set, y, diff, stim, prow, a.dt);
     if constexpr (SHARED) asm volatile("" ::: "memory");
     if (!all_finite<NS>(y)) {   // the report names the row-major cell, found only then
         int lp[3], p[3];
         block_position(&a.blocks, q, lp, p);
         report_bad(((size_t)p[2] * a.n[1] + p[1]) * a.n[0] + p[0], a.step0 + 1, a.bad);
     }
-    store_step<M, MR>(a, q, y);
+    store_step<M, MR>(a, q, y, k);
 }
 
 // Threads per block that let the most threads of kernel k reside on an SM,
@@ -180,7 +200,8 @@ struct block_launch {
     static void run(const launch_ctx &c)
     {
         if constexpr (MASKED) {
-            const int mr = multirate_kind(c);   // 0 unless the model has slow states (cuda_init)
+            // 0 unless the model has slow states (cuda_init); 3, 4 with quiescent cells
+            const int mr = multirate_kind(c) + (c.stamp ? 2 : 0);
             if constexpr (!FOLD) {
                 if (c.plabel) return by_rate<M, T, ORDER, FOLD, true>(c, mr);
             }
@@ -193,6 +214,10 @@ struct block_launch {
         if constexpr (slow_states<M>() != 0) {
             if (mr == 1) return go<M, T, ORDER, FOLD, LABELS, 1>(c);
             if (mr == 2) return go<M, T, ORDER, FOLD, LABELS, 2>(c);
+            if constexpr (!M::tables) {   // quiescent cells step k dt, which no table holds
+                if (mr == 3) return go<M, T, ORDER, FOLD, LABELS, 3>(c);
+                if (mr == 4) return go<M, T, ORDER, FOLD, LABELS, 4>(c);
+            }
         }
         go<M, T, ORDER, FOLD, LABELS, 0>(c);
     }

@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
         T *yz = y(z);
         if (!q[z].tissue) { a.out[VI][c] = yz[VI]; continue; }
         if constexpr (LABELS) params_of_set(a, q[z].set, p);
-        step_cell<M, LABELS>(a, q[z].set, yz, q[z].diff, q[z].stim, p);
+        step_cell<M, LABELS>(a, q[z].set, yz, q[z].diff, q[z].stim, p, a.dt);
         if constexpr (SHARED) asm volatile("" ::: "memory");
         check_finite<NS>(yz, c, a.step0 + 1, a.bad);
         store_step<M, MR>(a, c, yz);

@@ -122,6 +122,8 @@ struct launch_ctx {
     int fold;                         // p holds the model's defaults (kernels may fold them)
     long long step0;                  // steps taken before this launch (for NaN reports)
     int every;                        // multirate: the slow states step every this many steps (naive, block); 0: every step
+    uint8_t *stamp;                   // quiescent cells (core/engine/quiescence.h; block): each cell's due step mod 256, or null
+    double quiet_below;               // and their bound on V, mV
     unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
     int lo[3], hi[3];                 // naive, tplane: the view's cells to update, [lo, hi) per axis
     int bx, by;                       // thread block shape

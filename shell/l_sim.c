@@ -114,7 +114,7 @@ static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
-                                       "members", "multirate", "tables", NULL};
+                                       "members", "multirate", "tables", "quiescent_below", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -157,6 +157,14 @@ static int lsim_new(lua_State *L)
     cfg.multirate = (int)multirate;
     /* the gates' Rush-Larsen steps from rate tables over V (core/engine/rate_tables.h) */
     cfg.tables = args_boolean(L, 1, fn, "tables", 0);
+    /* cells below this V sit multirate's holding steps out (core/engine/quiescence.h) */
+    cfg.quiescent = 0;
+    cfg.quiescent_below = 0;
+    if (args_field(L, 1, "quiescent_below")) {
+        lua_pop(L, 1);
+        cfg.quiescent = 1;
+        cfg.quiescent_below = args_number(L, 1, fn, "quiescent_below", 0, 1);
+    }
     cfg.layout = NULL;
     cfg.tsteps = 0;
     int layout = -1;
@@ -1010,6 +1018,11 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
     else if (!strcmp(k, "tables")) lua_pushboolean(L, sim_tables(s));
+    else if (!strcmp(k, "quiescent_below")) {
+        double below;
+        if (sim_quiescent(s, &below)) lua_pushnumber(L, below);
+        else lua_pushnil(L);
+    }
     else if (!strcmp(k, "blocks")) {
         if (sim_blocks(s)[0]) lua_pushfstring(L, "%dx%dx%d", sim_blocks(s)[0], sim_blocks(s)[1], sim_blocks(s)[2]);
         else lua_pushnil(L);

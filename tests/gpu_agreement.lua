@@ -440,6 +440,67 @@ for _, mr in ipairs(shard == 2 and {1, 10} or {}) do
   end
 end
 
+-- Quiescent cells (multirate = 10, quiescent_below = -86 mV,
+-- core/engine/quiescence.h) on the blockDS kernels against the CPU, in every
+-- precision, with the default parameters (the folded kernels), with
+-- ina_m_shift = 10 (the general ones) and with a region of epi cells (the
+-- kernels with parameter sets): V after 400 steps (a wave crossing the box,
+-- the cells ahead of it sitting out the holding steps) within the tolerances
+-- of the multirate comparisons above, and the GPU's run differs from its run
+-- without quiescent cells, so they sat steps out there; a checkpoint at step
+-- 43, when the cells ahead of the wave have sat out three steps, restores
+-- their lags on the GPU: the restored run continues bit for bit. On the GPU
+-- the other layouts refuse quiescent cells, naming the one that runs them.
+for _, precision in ipairs(shard == math.min(3, nshards) and {"fp32", "fp64", "mixed", "fp32h", "fp32g"} or {}) do
+  for _, kind in ipairs{"folded", "general", "sets"} do
+    local function make(backend, below)
+      local model = cardiac.model("ohara_rudy", kind == "general" and {ina_m_shift = 10} or nil)
+      local sim = cardiac.simulation{mesh = cardiac.mesh{n = {13, 7, 5}, dx = 0.25}, model = model, dt = 0.05,
+                                     D = 0.1, precision = precision, backend = backend, blocks = 3,
+                                     multirate = 10, quiescent_below = below}
+      if kind == "sets" then sim:set_param({cell = "epi"}, cardiac.slab{axis = "x", from = 1.5, to = 3.25}) end
+      sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 0.5}, amplitude = 80,
+                                        duration = 1, start = 0.5})
+      return sim
+    end
+    local gpu = self_check and "cpu" or "cuda"
+    local cpu, gsim, plain = make("cpu", -86), make(gpu, -86), make(gpu, nil)
+    cpu:step(43)
+    gsim:step(43)
+    local file = os.tmpname()
+    gsim:checkpoint(file, {overwrite = true})
+    local back = make(gpu, -86)
+    back:restore(file)
+    back:step(60)
+    gsim:step(357)
+    cpu:step(357)
+    plain:step(400)
+    local label = ("ORd quiescent below -86 mV, multirate = 10, %s, %s, blocks"):format(precision, kind)
+    local tol = (precision == "fp64" and 1e-9 or (precision == "fp32h" or precision == "fp32g") and 4e-3 or 2e-3) * 130
+    -- nai, a slow state, takes 10 times its step's change: a last-bit
+    -- difference of the step in float (4.8e-7 mM at 7 mM) becomes 10 of them
+    local ntol = precision == "fp64" and 1e-12 or 1e-5
+    local dv, dx, dn, dp = gsim:diff(cpu), gsim:diff(cpu, "xs1"), gsim:diff(cpu, "nai"), gsim:diff(plain)
+    local vmax = select(2, gsim:stats("V"))
+    check(dv <= tol and dx <= 2e-3 and dn <= ntol and dp > 0 and vmax > 0,
+          ("%s: max |dV| = %.2e (tol %.1e), |d xs1| = %.2e, |d nai| = %.2e mM (tol %.0e) after 400 steps; without "
+           .. "quiescent cells |dV| = %.2e (> 0); max V %.1f mV"):format(label, dv, tol, dx, dn, ntol, dp, vmax))
+    local again = make(gpu, -86)
+    again:step(103)
+    check(back:diff(again) == 0 and back:diff(again, "nai") == 0 and back:diff(again, "m") == 0,
+          ("%s: a checkpoint at step 43 restored continues bit for bit (V %g, nai %g, m %g)"):format(label,
+            back:diff(again), back:diff(again, "nai"), back:diff(again, "m")))
+    os.remove(file)
+    for _, x in ipairs{cpu, gsim, plain, back, again} do x:close() end
+  end
+end
+if shard == math.min(3, nshards) and not self_check then
+  local ok, err = pcall(cardiac.simulation, {mesh = cardiac.mesh{n = {9, 7, 5}, dx = 0.25}, model = "ohara_rudy",
+    dt = 0.05, D = 0.1, backend = "cuda", multirate = 10, quiescent_below = -86})
+  check(not ok and err:find("quiescent_below", 1, true) and err:find("'block'", 1, true) ~= nil,
+        ("quiescent cells on layout naive are refused, naming layout 'block': %s"):format(tostring(err)))
+end
+
 -- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
 -- 128 (its state in shared memory, cuda/kernels_block.cuh, kernels_naive.cuh):
 -- a larger block = {...} is refused when the simulation is made, naming the

@@ -4,12 +4,14 @@
 -- one-process blockDS run's, bit for bit. A cylinder shell along z, so that
 -- the slabs cut tissue and empty blocks alike. Prints the block size in use,
 -- the whole-grid sums of two states and a probe for the comparison.
---   cardiac tests/mpi_blocks.lua [DECOMP (e.g. 2,2,1, or auto) [BACKEND [MODEL [PRECISION [MULTIRATE [tables]]]]]]
+--   cardiac tests/mpi_blocks.lua [DECOMP (e.g. 2,2,1, or auto) [BACKEND [MODEL [PRECISION [MULTIRATE [tables|quiescent]]]]]]
 -- MODEL: karma (the default) or ohara_rudy (41 states; on the GPU in fp64
 -- and "mixed" its kernel keeps the state in shared memory). MULTIRATE: the
 -- simulation's multirate (ORd's slow states every m-th step; the sums then
 -- include nai, one of them). tables: ORd's gates from rate tables (fp64),
--- which every rank builds for itself.
+-- which every rank builds for itself. quiescent: ORd's cells below -86 mV
+-- sit out multirate's holding steps (core/engine/quiescence.h), each rank's
+-- on the same steps.
 cardiac.quiet = true
 local mesh = cardiac.mesh{n = {22, 19, 17}, dx = 0.25,
                           tissue = cardiac.cylinder{center = {2.75, 2.4, 0}, axis = "z", radius = 2.6, inner = 1.2}}
@@ -26,7 +28,8 @@ end
 local sim = cardiac.simulation{mesh = mesh, model = model, dt = ord and 0.05 or 0.02, D = 0.1, blocks = 3,
                                stimuli = {st}, decomp = decomp, backend = arg and arg[2] or "cpu",
                                precision = arg and arg[4], multirate = arg and tonumber(arg[5]),
-                               tables = arg and arg[6] == "tables"}
+                               tables = arg and arg[6] == "tables",
+                               quiescent_below = arg and arg[6] == "quiescent" and -86 or nil}
 local va, vb = ord and "V" or "U", ord and "cai" or "v"
 local p = sim:probe{points = {{4.5, 2.4, 2.1}}, vars = {va}, interval = 0.5}
 sim:run(ord and 16 or 8)   -- ORd: until the wave has crossed the probe and the slab borders

@@ -147,6 +147,8 @@ blocks_case ohara_rudy fp32 10
 blocks_case ohara_rudy fp32g 10
 # rate tables: each rank builds its own, from the same parameters
 blocks_case ohara_rudy fp64 1 tables
+# quiescent cells: each rank's sit out the same steps
+blocks_case ohara_rudy fp32g 10 quiescent
 if [ "$backend" = cuda ]; then
   blocks_case ohara_rudy fp64; blocks_case ohara_rudy mixed; blocks_case ohara_rudy fp32h 10
   # the layout named as well as the blocks

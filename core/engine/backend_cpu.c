@@ -11,6 +11,7 @@
 #include "half_round.h"
 #include "halo.h"
 #include "multirate.h"
+#include "quiescence.h"
 #include "threads.h"
 #include "rate_tables.h"
 #include "sim.h"
@@ -47,6 +48,7 @@ typedef struct {
     void *vnext;                  /* next membrane potential (double buffer) */
     void *istim;                  /* stimulus current per cell, dV/dt */
     void *ptab;                   /* parameter sets, MODEL_MAX_PARAM values apart (core/interventions/param_sets.h) */
+    unsigned char *stamp;         /* quiescent cells: the step each cell's ionic state is next due, mod 256 (core/engine/quiescence.h) */
     size_t esize;                 /* bytes per value: 4 or 8 */
     float *snap[MODEL_MAX_STATE]; /* output snapshot */
 } cpu_data;
@@ -121,6 +123,8 @@ static int cpu_init(sim *s, char *err, size_t errlen)
     cd->istim = calloc(N, cd->esize);
     cd->ptab = malloc((size_t)PARAM_SETS_MAX * MODEL_MAX_PARAM * cd->esize);
     if (!cd->vnext || !cd->istim || !cd->ptab) return -1;
+    if (s->quiescent && !(cd->stamp = malloc(N))) return -1;
+    if (cd->stamp) memset(cd->stamp, (int)quiescent_stamp(s->nstep - 1), N);   /* none behind */
     /* the sweep writes the owned cells only: after a swap the ghost cells
      * are the second buffer's until an exchange refreshes them, and an
      * ensemble's ranks exchange nothing across members (core/engine/members.h) */
@@ -138,6 +142,7 @@ static void cpu_free(sim *s)
     free(cd->vnext);
     free(cd->istim);
     free(cd->ptab);
+    free(cd->stamp);
     free(cd);
     s->bd = NULL;
 }
@@ -152,8 +157,8 @@ static void cpu_step(sim *s, long nsteps)
         if (s->ms) multiscale_cpu_step(s, cd->var, cd->ptab, s->nstep + q);
         const int mr = s->multirate ? 1 + multirate_updates(s->nstep + q, s->multirate) : 0;
         long bad = cd->esize == 8
-            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr)
-            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr);
+            ? cpu_sweep_f64(s, bm, (double *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr, cd->stamp, s->nstep + q)
+            : cpu_sweep_f32(s, bm, (float *const *)cd->var, cd->vnext, cd->istim, cd->ptab, mr, cd->stamp, s->nstep + q);
         void *tmp = cd->var[vi];
         cd->var[vi] = cd->vnext;
         cd->vnext = tmp;
@@ -228,6 +233,26 @@ static void cpu_set_state(sim *s, int var, const void *src)
         if (q != (size_t)-1) memcpy((char *)cd->var[var] + q * cd->esize, (const char *)src + c * cd->esize, cd->esize);
     }
     round_if_half(s, cd, var);
+}
+
+/* Quiescent cells' lags (core/engine/quiescence.h) from and to their stamps. */
+static void cpu_get_lags(sim *s, unsigned char *dst)
+{
+    cpu_data *cd = s->bd;
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = store_of(cd, c);
+        dst[c] = q == (size_t)-1 || !cd->stamp ? 0 : (unsigned char)quiescent_lag(s->nstep, cd->stamp[q]);
+    }
+}
+
+static void cpu_set_lags(sim *s, const unsigned char *src)
+{
+    cpu_data *cd = s->bd;
+    if (!cd->stamp) return;
+    for (size_t c = 0; c < s->lg.ncells; c++) {
+        const size_t q = store_of(cd, c);
+        if (q != (size_t)-1) cd->stamp[q] = (unsigned char)(s->nstep - src[c]);
+    }
 }
 
 /* Where the state lives: host arrays, row-major or in blockDS blocks. */
@@ -310,6 +335,8 @@ const backend_ops backend_cpu = {
     .face_copy = cpu_face_copy,
     .get_state = cpu_get_state,
     .set_state = cpu_set_state,
+    .get_lags = cpu_get_lags,
+    .set_lags = cpu_set_lags,
     .view = cpu_view,
     .host_alloc = malloc,
     .host_free = free,

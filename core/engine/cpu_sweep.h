@@ -10,23 +10,25 @@
  * s->multirate times the step's change. In precision "mixed" the GPU stores
  * the float-valued ones in float, and in "fp32g" the slow gates as 16-bit
  * fractions, so the combined value is rounded so here. */
-static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, size_t q, int mr)
+static inline void R(cpu_multirate)(const sim *s, real *y, real *const *var, size_t q, int mr, unsigned k)
 {
     const model_def *d = s->m.def;
     for (int v = 0; v < d->nstate; v++) {
         if (!(d->slow_states >> v & 1)) continue;
         const real old = var[v][q];
         if (mr == 1) { y[v] = old; continue; }
-        y[v] = R(multirate)(old, y[v], s->multirate);
+        y[v] = R(multirate_by)(old, y[v], multirate_factor(s->multirate, k));
         if (s->mixed && (d->mixed_float >> v & 1)) y[v] = (real)(float)y[v];
         if (s->frac && (d->frac_gates >> v & 1)) y[v] = (real)fraction16_round((float)y[v]);
     }
 }
 
 /* Steps the tissue cell x; returns 0 when its new state is not finite.
- * mr: multirate's kind of step (cpu_multirate), 0 without multirate. */
+ * mr: multirate's kind of step (cpu_multirate), 0 without multirate.
+ * stamp: the cells' stamps with quiescent cells (core/engine/quiescence.h),
+ * else NULL; n: the steps taken before this one. */
 static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const real *istim, const real *p,
-                              const st_cell *x, int mr)
+                              const st_cell *x, int mr, unsigned char *stamp, long long n)
 {
     const int L = s->plabel ? s->plabel[x->c] : 0;   /* the cell's parameter set */
     p += (size_t)L * MODEL_MAX_PARAM;
@@ -35,9 +37,18 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     const size_t q = x->q;
     real y[MODEL_MAX_STATE];
     real diff = R(stencil_point_at)(&s->st, &s->lg, var[vi], x);
+    unsigned k = 1;   /* steps of dt the ionic state advances */
+    if (stamp) {
+        if (mr == 1 && R(quiescent)(var[vi][q], istim[q], (real)s->quiet_below)) {
+            vnext[q] = R(forward_euler)(var[vi][q], diff, (real)s->dt);
+            return 1;
+        }
+        k = quiescent_lag(n, stamp[q]) + 1;
+        stamp[q] = quiescent_stamp(n);
+    }
     for (int v = 0; v < ns; v++) y[v] = var[v][q];
-    R(model_step)(s, y, diff, istim[q], (real)s->dt, p, L);
-    if (mr) R(cpu_multirate)(s, y, var, q, mr);
+    R(model_step)(s, y, R(quiescent_share)(diff, k), istim[q], (real)k * (real)s->dt, p, L);
+    if (mr) R(cpu_multirate)(s, y, var, q, mr, k);
     int finite = 1;
     for (int v = 0; v < ns; v++) {
         finite &= isfinite(y[v]);
@@ -48,9 +59,9 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
 }
 
 /* p: the parameter sets (core/interventions/param_sets.h) in precision real, MODEL_MAX_PARAM apart;
- * mr: as cpu_cell's. */
+ * mr, stamp, n: as cpu_cell's. */
 static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, real *vnext, const real *istim,
-                         const real *p, int mr)
+                         const real *p, int mr, unsigned char *stamp, long long n)
 {
     const grid *g = &s->lg;
     const model_def *d = s->m.def;
@@ -71,7 +82,7 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
             int owned = 1;
             for (int a = 0; a < 3; a++) owned &= x.pos[a] >= s->own_lo[a] && x.pos[a] < s->own_hi[a];
             if (!owned) { vnext[q] = V[q]; continue; }
-            if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr) && (long)x.c < bad) bad = (long)x.c;
+            if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr, stamp, n) && (long)x.c < bad) bad = (long)x.c;
         }
         return bad;
     }
@@ -82,7 +93,7 @@ static long R(cpu_sweep)(const sim *s, const block_map *bm, real *const *var, re
                 const size_t c = grid_index(g, i, j, k);
                 if (!g->mask[c]) { vnext[c] = V[c]; continue; }
                 const st_cell x = {NULL, c, c, {i, j, k}, {0, 0, 0}};
-                if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr) && (long)c < bad) bad = (long)c;
+                if (!R(cpu_cell)(s, var, vnext, istim, p, &x, mr, stamp, n) && (long)c < bad) bad = (long)c;
             }
     return bad;
 }

@@ -36,13 +36,20 @@ CARDIAC_HD int multirate_updates(long long step, int every)
  * the change y - old the step computed. A float's change is taken in
  * double, where it is exact: a state that moves by more than a factor of 2
  * in a step (a gate near 0) would lose bits to y - old in float. */
-CARDIAC_HD float multirate_f32(float old, float y, int every)
+CARDIAC_HD float multirate_by_f32(float old, float y, double factor)
 {
-    return (float)fma((double)every, (double)y - (double)old, (double)old);
+    return (float)fma(factor, (double)y - (double)old, (double)old);
 }
-CARDIAC_HD double multirate_f64(double old, double y, int every)
+CARDIAC_HD double multirate_by_f64(double old, double y, double factor)
 {
-    return fma((double)every, y - old, old);
+    return fma(factor, y - old, old);
 }
+CARDIAC_HD float multirate_f32(float old, float y, int every) { return multirate_by_f32(old, y, (double)every); }
+CARDIAC_HD double multirate_f64(double old, double y, int every) { return multirate_by_f64(old, y, (double)every); }
+
+/* A quiescent cell's updating step (core/engine/quiescence.h) covered k
+ * steps of dt: its slow states take every / k times that step's change, so
+ * that they too change by every dt of their rate (k = 1: the factor every). */
+CARDIAC_HD double multirate_factor(int every, unsigned k) { return (double)every / (double)k; }
 
 #endif

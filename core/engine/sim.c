@@ -15,6 +15,7 @@
 #include "output.h"
 #include "par.h"
 #include "rate_tables.h"
+#include "quiescence.h"
 #include "sim.h"
 #include "tips.h"
 #include "nan_text.h"
@@ -197,6 +198,34 @@ static int check_tables(const sim *s, const sim_config *cfg, char *err, size_t e
     return 0;
 }
 
+/* Quiescent cells (core/engine/quiescence.h) sit out multirate's holding
+ * steps, so they need multirate, whose interval the one-byte lag can count;
+ * the rate tables hold exp(-dt / tau) for the simulation's dt only, and a
+ * quiescent cell steps several dt at once. */
+static int check_quiescent(const sim *s, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (!isfinite(cfg->quiescent_below)) {
+        snprintf(err, errlen, "quiescent_below must be a finite membrane potential (mV), got %g", cfg->quiescent_below);
+        return -1;
+    }
+    if (!s->multirate) {
+        snprintf(err, errlen, "quiescent_below = %g: quiescent cells advance at multirate's updating steps; give "
+                 "multirate = m (2 to %d) too", cfg->quiescent_below, QUIESCENT_MAX_MULTIRATE);
+        return -1;
+    }
+    if (s->multirate > QUIESCENT_MAX_MULTIRATE) {
+        snprintf(err, errlen, "quiescent_below: multirate = %d is more than the %d steps a quiescent cell can sit out",
+                 s->multirate, QUIESCENT_MAX_MULTIRATE);
+        return -1;
+    }
+    if (cfg->tables) {
+        snprintf(err, errlen, "quiescent_below: the rate tables hold the gates' steps for dt only, and a quiescent "
+                 "cell steps several dt at once; leave out tables or quiescent_below");
+        return -1;
+    }
+    return 0;
+}
+
 /* The parameters changed (core/interventions/param_sets.c): the rate tables
  * follow them, then the backend's copies. */
 void sim_params_changed(sim *s)
@@ -232,8 +261,11 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->frac = cfg->frac && !cfg->fp64;
     s->tsteps = cfg->tsteps;
     s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
+    s->quiescent = cfg->quiescent;
+    s->quiet_below = cfg->quiescent_below;
     if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0) ||
-        (cfg->tables && check_tables(s, cfg, err, errlen) != 0)) {
+        (cfg->tables && check_tables(s, cfg, err, errlen) != 0) ||
+        (cfg->quiescent && check_quiescent(s, cfg, err, errlen) != 0)) {
         sim_destroy(s);
         return NULL;
     }
@@ -530,6 +562,24 @@ int sim_set_state(sim *s, int var, const void *src)
     if (!loc) { sim_fail(s, "out of memory scattering a field"); return -1; }
     for (size_t c = 0; c < s->lg.ncells; c++) memcpy(loc + c * e, (const char *)src + decomp_global_index(&s->dc, c) * e, e);
     s->be->set_state(s, var, loc);
+    free(loc);
+    return 0;
+}
+
+static void get_lags_local(sim *s, void *obj, int arg, void *dst) { (void)obj; (void)arg; s->be->get_lags(s, dst); }
+
+int sim_get_lags(sim *s, unsigned char *dst)
+{
+    return sim_gather_whole(s, get_lags_local, NULL, 0, dst, 1);
+}
+
+int sim_set_lags(sim *s, const unsigned char *src)
+{
+    if (s->dc.nranks == 1) { s->be->set_lags(s, src); return 0; }
+    unsigned char *loc = malloc(s->lg.ncells);
+    if (!loc) { sim_fail(s, "out of memory scattering the quiescent cells' lags"); return -1; }
+    for (size_t c = 0; c < s->lg.ncells; c++) loc[c] = src[decomp_global_index(&s->dc, c)];
+    s->be->set_lags(s, loc);
     free(loc);
     return 0;
 }

@@ -79,6 +79,11 @@ typedef struct backend_ops {
     /* native-precision state (checkpoints): lg.ncells values of esize bytes, row-major */
     void (*get_state)(sim *s, int var, void *dst);
     void (*set_state)(sim *s, int var, const void *src);
+    /* quiescent cells (core/engine/quiescence.h): the steps each cell sat
+     * out before the next step, lg.ncells bytes row-major (0 for cells not
+     * stored); set_lags takes them relative to the current step count */
+    void (*get_lags)(sim *s, unsigned char *dst);
+    void (*set_lags)(sim *s, const unsigned char *src);
     /* where the state lives, for the features that read or write it between
      * steps (core/engine/state_view.h); want: VIEW_* */
     void (*view)(sim *s, unsigned want, struct state_view *v);
@@ -120,6 +125,8 @@ struct sim {
     int tsteps;                 /* time steps per kernel for the temporal-blocking layout */
     int multirate;              /* the model's slow states step every this many steps
                                    (core/engine/multirate.h); 0: every step */
+    int quiescent;              /* cells below quiet_below sit multirate's holding steps out (core/engine/quiescence.h) */
+    double quiet_below;         /* mV */
     struct rate_tables *tables; /* the gates' rate tables (core/engine/rate_tables.h), or NULL: none */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
     int blocks[3];              /* blockDS block size (core/mesh/blocks.h), {0, 0, 0} = row-major state */
@@ -170,6 +177,8 @@ typedef struct {
     int members;                /* an ensemble of this many members along the grid's last axis (core/engine/members.h), 0: none */
     int multirate;              /* the model's slow states step every this many steps (core/engine/multirate.h); 0 or 1: every step */
     int tables;                 /* the gates' Rush-Larsen steps from rate tables (core/engine/rate_tables.h) */
+    int quiescent;              /* quiescent cells (core/engine/quiescence.h): below quiescent_below (mV) */
+    double quiescent_below;
     double dt, D[3];
 } sim_config;
 
@@ -293,6 +302,11 @@ int sim_var_frac(const sim *s, int v);
 int sim_states_alike(sim *s, int a, int b, int half_ok, const char *what);
 int sim_get_state(sim *s, int var, void *dst);              /* 0, or -1 out of memory */
 int sim_set_state(sim *s, int var, const void *src);
+/* Quiescent cells: the steps each cell of the whole grid sat out before the
+ * next step (core/engine/quiescence.h), for checkpoints; collective under MPI.
+ * 0, or -1 out of memory. */
+int sim_get_lags(sim *s, unsigned char *dst);
+int sim_set_lags(sim *s, const unsigned char *src);
 /* Milliseconds nsteps steps take on the slowest rank (they count as steps);
  * exchange = 0 skips the halo exchange under MPI, to time compute alone
  * (the state is then unfit to go on with). */
@@ -318,6 +332,8 @@ int sim_tables(const sim *s);                    /* the gates' steps from rate t
  * (the rate tables) and tells the backend. */
 void sim_params_changed(sim *s);
 int sim_multirate(const sim *s);                 /* steps between the slow states' changes; 0: every step */
+/* Whether cells below *below (mV) sit multirate's holding steps out (core/engine/quiescence.h). */
+int sim_quiescent(const sim *s, double *below);
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
 long sim_steps(const sim *s);

@@ -14,6 +14,11 @@ const char *sim_layout(const sim *s) { return s->layout; }
 int sim_tsteps(const sim *s) { return s->tsteps; }
 int sim_multirate(const sim *s) { return s->multirate; }
 int sim_tables(const sim *s) { return s->tables != NULL; }
+int sim_quiescent(const sim *s, double *below)
+{
+    if (below) *below = s->quiet_below;
+    return s->quiescent;
+}
 const int *sim_block(const sim *s) { return s->block; }
 const int *sim_blocks(const sim *s) { return s->blocks; }
 long sim_steps(const sim *s) { return s->nstep; }

@@ -6,7 +6,9 @@
  * /params/sets[set][parameter] (set 0: the model's own) and, with more than
  * one set, /params/label[z][y][x] (each cell's set), which a restore with
  * params = true adopts (core/interventions/param_sets.h); with a multiscale model,
- * /dyads (core/multiscale/checkpoint_dyads.h).
+ * /dyads (core/multiscale/checkpoint_dyads.h); with quiescent cells
+ * (core/engine/quiescence.h), /quiescent_lag[z][y][x]: the steps each cell's
+ * ionic state sat out before the next step.
  *
  * A snapshot (checkpoint_mem_*) holds the same contents in memory, for
  * studies that restore one state many times: saving gathers the state and the
@@ -83,8 +85,8 @@ static int write_params(hid_t f, const sim *s, const unsigned char *label)
 }
 
 /* Rank 0 writes tmp from the gathered fields (and the empty datasets of the dyads). */
-static int write_file(sim *s, const char *tmp, void *const *fields, const unsigned char *label, char *err,
-                      size_t errlen)
+static int write_file(sim *s, const char *tmp, void *const *fields, const unsigned char *label,
+                      const unsigned char *lags, char *err, size_t errlen)
 {
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {
@@ -100,6 +102,7 @@ static int write_file(sim *s, const char *tmp, void *const *fields, const unsign
         rc = h5_write_grid_array_checked(gs, s->m.def->states[v].name, native_type(s), &s->g, fields[v]);
     H5Gclose(gs);
     if (rc == 0) rc = write_params(f, s, label);
+    if (rc == 0 && lags) rc = h5_write_grid_array_checked(f, "quiescent_lag", H5T_NATIVE_UINT8, &s->g, lags);
     if (rc == 0 && s->ms) rc = checkpoint_create_dyads(f, s);
     if (H5Fclose(f) < 0) rc = -1;
     if (rc != 0) snprintf(err, errlen, "writing checkpoint '%s' failed (disk full?)", tmp);
@@ -108,13 +111,15 @@ static int write_file(sim *s, const char *tmp, void *const *fields, const unsign
 
 /* The whole state (each variable over the whole grid in the state's
  * precision, malloc'd into fields) and, with more than one parameter set,
- * each cell's set (*label, malloc'd; NULL with one set): what a checkpoint
+ * each cell's set (*label, malloc'd; NULL with one set), and with quiescent
+ * cells their lags (*lags, malloc'd; else NULL): what a checkpoint
  * holds besides the time, in a file or in memory. Collective under MPI: every
  * rank gets the whole grid. 0, or -1 with err on every rank (the fields
  * gathered so far are left for the caller to free). */
-static int gather_state(sim *s, void **fields, unsigned char **label, char *err, size_t errlen)
+static int gather_state(sim *s, void **fields, unsigned char **label, unsigned char **lags, char *err,
+                        size_t errlen)
 {
-    *label = NULL;
+    *label = *lags = NULL;
     if (sim_sync(s, err, errlen) != 0) return -1;
     int rc = 0;
     for (int v = 0; v < s->m.def->nstate && rc == 0; v++) {
@@ -122,6 +127,7 @@ static int gather_state(sim *s, void **fields, unsigned char **label, char *err,
         if (!fields[v] || sim_get_state(s, v, fields[v]) != 0 || s->failed) rc = -1;
     }
     if (rc == 0 && sim_param_sets(s) > 1 && !(*label = malloc(s->g.ncells))) rc = -1;
+    if (rc == 0 && s->quiescent && (!(*lags = malloc(s->g.ncells)) || sim_get_lags(s, *lags) != 0)) rc = -1;
     if (rc) snprintf(err, errlen, "%s", s->failed ? s->error : "out of memory gathering the state for a checkpoint");
     int any = rc != 0;                                  /* a flag: the maximum of -1 and 0 would be 0 */
     par_max_ints(&any, 1);
@@ -143,13 +149,14 @@ int checkpoint_save(sim *s, const char *path, int overwrite, char *err, size_t e
     if (rc) { par_bcast(err, errlen); return -1; }
     const int ns = s->m.def->nstate;
     void *fields[MODEL_MAX_STATE] = {0};
-    unsigned char *label = NULL;
-    rc = gather_state(s, fields, &label, err, errlen);
+    unsigned char *label = NULL, *lags = NULL;
+    rc = gather_state(s, fields, &label, &lags, err, errlen);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);          /* renamed when complete: never half overwritten */
-    if (rc == 0 && par_rank() == 0) rc = write_file(s, tmp, fields, label, err, errlen);
+    if (rc == 0 && par_rank() == 0) rc = write_file(s, tmp, fields, label, lags, err, errlen);
     for (int v = 0; v < ns; v++) free(fields[v]);
     free(label);
+    free(lags);
     par_bcast(&rc, sizeof rc);
     if (rc == 0 && s->ms) rc = checkpoint_write_dyads(s, tmp, err, errlen);
     if (par_rank() == 0) {
@@ -279,8 +286,8 @@ static int check_header(hid_t f, const sim *s, const char *path, int convert_dt,
 }
 
 /* Reads and checks everything into freshly allocated whole-grid fields. */
-static int read_file(const sim *s, const char *path, int convert_dt, void **fields, double hdr[4], char *err,
-                     size_t errlen)
+static int read_file(const sim *s, const char *path, int convert_dt, void **fields, unsigned char **lags,
+                     double hdr[4], char *err, size_t errlen)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) {
@@ -323,6 +330,12 @@ static int read_file(const sim *s, const char *path, int convert_dt, void **fiel
                      x != x ? "NaN" : "infinity", s->m.def->states[v].name, i + 1, j + 1, k + 1);
             rc = -1;
         }
+    }
+    /* a quiescent simulation takes the lags of one (checkpoints without them: none behind) */
+    if (!rc && s->quiescent && H5Lexists(f, "quiescent_lag", H5P_DEFAULT) > 0 &&
+        (!(*lags = malloc(s->g.ncells)) || read_array(f, "quiescent_lag", H5T_NATIVE_UINT8, &s->g, *lags) != 0)) {
+        snprintf(err, errlen, "checkpoint '%s': cannot read its quiescent cells' lags (damaged)", path);
+        rc = -1;
     }
     H5Fclose(f);
     return rc;
@@ -388,8 +401,8 @@ typedef struct { void *var[MS_NVAR]; uint32_t *ryr; size_t ncells; int n; uint32
  * fields), the release units (from a file, dy, which this frees; from
  * memory, md) and the time (hdr: dt, t0, steps, time). Trackers restart and
  * probes sample again from the restored time. Collective under MPI. */
-static int restore_state(sim *s, int failed, void *const *fields, const saved_params *sp, const double hdr[4],
-                         struct saved_dyads *dy, const mem_dyads *md, char *err, size_t errlen)
+static int restore_state(sim *s, int failed, void *const *fields, const unsigned char *lags, const saved_params *sp,
+                         const double hdr[4], struct saved_dyads *dy, const mem_dyads *md, char *err, size_t errlen)
 {
     int any = failed;
     par_max_ints(&any, 1);
@@ -406,6 +419,15 @@ static int restore_state(sim *s, int failed, void *const *fields, const saved_pa
     }
     if (hdr[0] == s->dt) { s->t0 = hdr[1]; s->nstep = (long)hdr[2]; }
     else { s->t0 = hdr[3]; s->nstep = 0; }
+    if (s->quiescent) {   /* relative to the restored step count; none behind where the checkpoint has no lags */
+        unsigned char *none = lags ? NULL : calloc(s->g.ncells, 1);
+        if ((!lags && !none) || sim_set_lags(s, lags ? lags : none) != 0) {
+            free(none);
+            snprintf(err, errlen, "out of memory restoring the quiescent cells' lags");
+            return -1;
+        }
+        free(none);
+    }
     s->run_rest = 0;
     s->bad_cell = s->bad_gcell = -1;
     for (size_t q = 0; q < s->nprobes; q++) s->probes[q]->last_step = -1;
@@ -419,17 +441,19 @@ int checkpoint_load(sim *s, const char *path, int params, int convert_dt, char *
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (sim_sync(s, err, errlen) != 0) return -1;
     void *fields[MODEL_MAX_STATE] = {0};
+    unsigned char *lags = NULL;
     double hdr[4];
     saved_params sp = {0};
     err[0] = 0;
-    int rc = read_file(s, path, convert_dt, fields, hdr, err, errlen);   /* every rank reads the file */
+    int rc = read_file(s, path, convert_dt, fields, &lags, hdr, err, errlen);   /* every rank reads the file */
     if (rc == 0 && params) rc = read_params(s, path, &sp, err, errlen);
     int any = rc != 0;
     par_max_ints(&any, 1);
     struct saved_dyads *dy = NULL;                             /* read whole before anything changes */
     if (!any && s->ms && !(dy = checkpoint_read_dyads(s, path, err, errlen))) rc = -1;
-    rc = restore_state(s, rc != 0, fields, params ? &sp : NULL, hdr, dy, NULL, err, errlen);
+    rc = restore_state(s, rc != 0, fields, lags, params ? &sp : NULL, hdr, dy, NULL, err, errlen);
     for (int v = 0; v < s->m.def->nstate; v++) free(fields[v]);
+    free(lags);
     free(sp.sets);
     free(sp.label);
     return rc;
@@ -445,6 +469,7 @@ struct checkpoint_mem {
     int nranks;                     /* the job's ranks: the release units are each rank's own */
     unsigned char *mask;            /* the tissue, whole grid */
     void *fields[MODEL_MAX_STATE];  /* whole grid, the state's precision */
+    unsigned char *lags;            /* quiescent cells' lags, whole grid, or NULL */
     saved_params params;            /* the parameter sets and, with more than one, each cell's */
     mem_dyads *dyads;               /* NULL without release units */
     size_t bytes;
@@ -455,6 +480,7 @@ void checkpoint_mem_free(checkpoint_mem *m)
     if (!m) return;
     for (int v = 0; v < MODEL_MAX_STATE; v++) free(m->fields[v]);
     free(m->mask);
+    free(m->lags);
     free(m->params.sets);
     free(m->params.label);
     if (m->dyads) {
@@ -505,11 +531,12 @@ checkpoint_mem *checkpoint_mem_save(sim *s, char *err, size_t errlen)
         free(m);
         return NULL;
     }
-    rc = gather_state(s, m->fields, &label, err, errlen);
+    rc = gather_state(s, m->fields, &label, &m->lags, err, errlen);
     m->params.label = label;
     const int np = s->m.def->nparam;
     m->params.n = sim_param_sets(s);
-    m->bytes = sizeof *m + (size_t)s->m.def->nstate * s->g.ncells * sim_state_size(s) + (label ? s->g.ncells : 0);
+    m->bytes = sizeof *m + (size_t)s->m.def->nstate * s->g.ncells * sim_state_size(s) + (label ? s->g.ncells : 0) +
+               (m->lags ? s->g.ncells : 0);
     if (rc == 0) {
         m->params.sets = calloc((size_t)m->params.n, sizeof *m->params.sets);
         m->mask = malloc(s->g.ncells);
@@ -565,5 +592,6 @@ int checkpoint_mem_load(sim *s, const checkpoint_mem *m, int params, char *err, 
                  (unsigned)s->ms->seed, s->ms->ncells);
         rc = -1;
     }
-    return restore_state(s, rc != 0, m->fields, params ? &m->params : NULL, m->hdr, NULL, m->dyads, err, errlen);
+    return restore_state(s, rc != 0, m->fields, m->lags, params ? &m->params : NULL, m->hdr, NULL, m->dyads, err,
+                         errlen);
 }
