@@ -21,7 +21,11 @@
 -- Over one whole beat (t_ms = 700), every cell's activation and APD are
 -- compared; the report says how many tissue cells activated, when the last
 -- did, and how many activated cells had not repolarised at the end.
---   cardiac protocols/ord_precision.lua [scale] [t_ms] [csv] [name=value ...] [perturb=1e-6]
+-- With quiescent=v (mV), three rows more: fp32g, fp32h and fp64 with
+-- multirate = 10 and quiescent cells below v (core/engine/quiescence.h);
+-- rows=quiescent runs those alone beside the reference.
+--   cardiac protocols/ord_precision.lua [scale] [t_ms] [csv] [name=value ...] [perturb=1e-6] [quiescent=v]
+--                                       [rows=all|quiescent]
 -- scale 1 is the full heart (GPU); 0.2 the small one the CPU runs in seconds.
 -- name=value: model parameters (e.g. ina_m_shift=10, the theses' INa
 -- activation, with which the wave crosses the heart at dx = 0.5 mm;
@@ -31,12 +35,20 @@ local scale = tonumber(arg and arg[1]) or 1
 local T = tonumber(arg and arg[2]) or 700
 local csv = arg and arg[3]
 if csv == "-" then csv = nil end
-local params, perturb = {}, 1e-6
+local params, perturb, quiescent, rowset = {}, 1e-6, nil, "all"
 for i = 4, arg and #arg or 0 do
   local k, v = arg[i]:match("^([%w_]+)=(.+)$")
-  assert(k and tonumber(v), "ord_precision: model parameters are name=value, got " .. arg[i])
-  if k == "perturb" then perturb = tonumber(v) else params[k] = tonumber(v) end
+  if k == "rows" then
+    assert(v == "all" or v == "quiescent", "ord_precision: rows must be all or quiescent, got " .. v)
+    rowset = v
+  else
+    assert(k and tonumber(v), "ord_precision: model parameters are name=value, got " .. arg[i])
+    if k == "perturb" then perturb = tonumber(v)
+    elseif k == "quiescent" then quiescent = tonumber(v)
+    else params[k] = tonumber(v) end
+  end
 end
+assert(rowset == "all" or quiescent, "ord_precision: rows=quiescent needs quiescent=v")
 assert(perturb > 0 and perturb < 1, "ord_precision: perturb must lie in (0, 1)")
 local model = cardiac.model("ohara_rudy", params)
 local n = {math.floor(250 * scale + 0.5), math.floor(326 * scale + 0.5), math.floor(298 * scale + 0.5)}
@@ -46,9 +58,10 @@ local mesh = cardiac.mesh{n = n, dx = dx, tissue = cardiac.biventricle()}
 local backend = cardiac.gpu() and "cuda" or "cpu"
 local ACT_BOUND, APD_BOUND = 1.0, 2.0   -- ms (issue 34, goal 1)
 
-local function run(precision, multirate, tables, m)
+local function run(precision, multirate, tables, m, below)
   local sim = cardiac.simulation{mesh = mesh, model = m or model, dt = 0.05, D = 0.3, precision = precision,
-                                 backend = backend, blocks = 2, multirate = multirate, tables = tables}
+                                 backend = backend, blocks = 2, multirate = multirate, tables = tables,
+                                 quiescent_below = below}
   sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * dx})
   local maps = sim:activation{threshold = -40}
   sim:step(1)   -- the kernels loaded before the clock starts
@@ -111,10 +124,19 @@ local pert = {}
 for k, v in pairs(params) do pert[k] = v end
 pert.g_na = (params.g_na or model:get("g_na")) * (1 + perturb)
 local psize = ("%g"):format(perturb):gsub("e%-0", "e-")   -- 1e-6, not 1e-06
-for _, how in ipairs{{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}, {"fp64", nil, true},
-                     {"fp64", 10, true},
-                     {"fp64", name = "fp64 g_na x (1+" .. psize .. ")", model = cardiac.model("ohara_rudy", pert)}} do
-  local sim, t, apd, wall = run(how[1], how[2], how[3], how.model)
+local hows = {}
+if rowset == "all" then
+  hows = {{"mixed"}, {"fp32"}, {"fp32h"}, {"fp32", 10}, {"fp32h", 10}, {"fp32g", 10}, {"fp64", nil, true},
+          {"fp64", 10, true},
+          {"fp64", name = "fp64 g_na x (1+" .. psize .. ")", model = cardiac.model("ohara_rudy", pert)}}
+end
+if quiescent then
+  for _, p in ipairs{"fp32g", "fp32h", "fp64"} do
+    hows[#hows + 1] = {p, 10, below = quiescent, name = ("%s multirate 10 quiescent %g"):format(p, quiescent)}
+  end
+end
+for _, how in ipairs(hows) do
+  local sim, t, apd, wall = run(how[1], how[2], how[3], how.model, how.below)
   local vmax, vrms = sim:diff(ref)
   row(how.name or how[1] .. (how[2] and (" multirate " .. how[2]) or "") .. (how[3] and " tables" or ""), wall, vmax,
       vrms, compare(t, tref, ACT_BOUND), compare(apd, aref, APD_BOUND))
