@@ -242,6 +242,36 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         r.dAPD_over_2ms, r.activated_in_one_only)
     end)
 end
+-- Issue 34, goal 1: one second with quiescent cells (core/engine/quiescence.h).
+for _, v in ipairs{{"ina-shift", "with the theses' INa activation (ina_m_shift = 10)", " ina_m_shift=10",
+                     "The wave crosses the heart (the last cell activates at 185.1 ms) and the cells then rest "
+                     .. "until the second ends, as they would before the next beat at 1 Hz. fp32g with multirate = 10 "
+                     .. "and quiescent cells takes 7.3 s for the second, with the map (12.4 s without quiescent "
+                     .. "cells: `cardiac protocols/ord_beat_cost.lua 1 fp32g 10 1000 [-86]`, the same day), every "
+                     .. "cell within 0.15 ms of fp64's activation and 0.09 ms of its APD90: issue 34's goal 1 (10 s, "
+                     .. "1 ms, 2 ms). Less rest, less gain: over the first 700 ms 8.2 s per second of activity, over "
+                     .. "the first 500 ms (a cycle at 2 Hz) 9.4 s (docs/models.md, \"Quiescent cells\")."},
+                   {"paper", "ORd as published", "", "The wave dies after 6% of the heart; at its edge the "
+                     .. "quiescent cells move about 113,000 of the 398,596 activated cells by more than 1 ms and about "
+                     .. "290,000 cells' APD90 by more than 2 ms in every precision, fp64 too (fp32g with multirate = "
+                     .. "10 alone, over 700 ms: 81,168 and 204,598), and about 41,000 fewer cells fire: the unstepped "
+                     .. "foot of the upstroke below the bound is where a dying front's cells are decided. Where "
+                     .. "propagation is marginal, run without quiescent cells."}} do
+  csv_section(("docs/data/ord-accuracy-h100-%s-quiescent.csv"):format(v[1]),
+    ("The ORd heart over one second with quiescent cells, %s (one H100)"):format(v[2]),
+    ("`cardiac protocols/ord_precision.lua 1 1000 docs/data/ord-accuracy-h100-%s-quiescent.csv%s quiescent=-86 "
+      .. "rows=quiescent` (H100 80GB HBM3, 2026-11-27, the build of docs/gpu-notebook.md item 45): the heart and "
+      .. "map of the sections above over 1000 ms (20,000 steps), each precision with multirate = 10 and "
+      .. "`quiescent_below = -86` (cells below -86 mV that no stimulus drives sit out multirate's holding steps; "
+      .. "docs/numerics.md), against fp64 without either. %s"):format(v[1], v[3], v[4]),
+    {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
+     "max dAPD90 (ms)", "> 2 ms", "in one only"},
+    function(r)
+      return ("| %s | %.1f | %.3f | %.1f | %d | %.2g | %d | %.2g | %d | %d |"):format(r.precision, r.run_s,
+        r.ms_per_step, r.run_s * 1000 / r.t_ms, r.activated, r.max_dT_ms, r.dT_over_1ms, r.max_dAPD_ms,
+        r.dAPD_over_2ms, r.activated_in_one_only)
+    end)
+end
 csv_section("docs/data/blockds-fraction.csv", "blockDS: the fraction of the heart's box stored (thesis fig. 5.12)",
   "`cardiac protocols/blockds_fraction.lua 1 docs/data/blockds-fraction.csv` (CPU, 2026-11-22): the synthetic "
     .. "heart above. fraction: cells stored and stepped / cells in the box (the thesis' figure); fill: tissue / "
