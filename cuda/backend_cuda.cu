@@ -281,6 +281,7 @@ static int cuda_init(sim *s, char *err, size_t errlen)
         return -1;
     }
     b.quiet_below = s->quiet_below;
+    b.quiet_diffusion = s->quiet_diffusion;
     b.order = s->order;
     // blockDS always keeps flags, and so does a phase field: the kernels take
     // its diffusion on their masked path, also where it leaves no cell out

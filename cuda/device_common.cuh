@@ -146,7 +146,7 @@ struct step_args {
     long long step0;
     int every;      // multirate (core/engine/multirate.h): 0 or 1, every state every step
     uint8_t *stamp; // quiescent cells (core/engine/quiescence.h): due steps, or null
-    T quiet_below;
+    T quiet_below, quiet_diffusion;
     unsigned long long *bad;
     tower_geom tower;
     block_map blocks;
@@ -180,6 +180,7 @@ step_args<M, T> make_args(const launch_ctx &c)
     a.every = c.every;
     a.stamp = c.stamp;
     a.quiet_below = (T)c.quiet_below;
+    a.quiet_diffusion = (T)c.quiet_diffusion;
     a.bad = c.bad;
     a.tower = c.tower;
     a.tsteps = c.tsteps;
@@ -391,8 +392,14 @@ __device__ __forceinline__ float multirate_value(float old, float y, int every) 
 __device__ __forceinline__ double multirate_value(double old, double y, int every) { return multirate_f64(old, y, every); }
 __device__ __forceinline__ float multirate_value(float old, float y, double factor) { return multirate_by_f32(old, y, factor); }
 __device__ __forceinline__ double multirate_value(double old, double y, double factor) { return multirate_by_f64(old, y, factor); }
-__device__ __forceinline__ bool quiescent_cell(float v, float istim, float below) { return quiescent_f32(v, istim, below); }
-__device__ __forceinline__ bool quiescent_cell(double v, double istim, double below) { return quiescent_f64(v, istim, below); }
+__device__ __forceinline__ bool quiescent_cell(float v, float istim, float idiff, float below, float current)
+{
+    return quiescent_f32(v, istim, idiff, below, current);
+}
+__device__ __forceinline__ bool quiescent_cell(double v, double istim, double idiff, double below, double current)
+{
+    return quiescent_f64(v, istim, idiff, below, current);
+}
 __device__ __forceinline__ float quiescent_share(float idiff, unsigned k) { return quiescent_share_f32(idiff, k); }
 __device__ __forceinline__ double quiescent_share(double idiff, unsigned k) { return quiescent_share_f64(idiff, k); }
 

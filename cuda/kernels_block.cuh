@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     }
     unsigned k = 1;   // steps of dt the ionic state advances
     if constexpr (QUIET) {
-        if (MR == 3 && quiescent_cell(v0, stim, a.quiet_below)) {
+        if (MR == 3 && quiescent_cell(v0, stim, diff, a.quiet_below, a.quiet_diffusion)) {
             a.out[VI][q] = v0 + a.dt * diff;   // forward Euler of the diffusion alone
             return;
         }

@@ -124,6 +124,7 @@ struct launch_ctx {
     int every;                        // multirate: the slow states step every this many steps (naive, block); 0: every step
     uint8_t *stamp;                   // quiescent cells (core/engine/quiescence.h; block): each cell's due step mod 256, or null
     double quiet_below;               // and their bound on V, mV
+    double quiet_diffusion;           // and on the diffusion current, mV/ms
     unsigned long long *bad;          // atomicMin of (step << 36 | cell) for non-finite states
     int lo[3], hi[3];                 // naive, tplane: the view's cells to update, [lo, hi) per axis
     int bx, by;                       // thread block shape

@@ -15,6 +15,7 @@
 #include "par.h"
 #include "picture.h"
 #include "layouts.h"
+#include "quiescence.h"
 #include "sim.h"
 #include "steer.h"
 
@@ -114,7 +115,8 @@ static int lsim_new(lua_State *L)
 {
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
-                                       "members", "multirate", "tables", "quiescent_below", NULL};
+                                       "members", "multirate", "tables", "quiescent_below",
+                                       "quiescent_diffusion", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -160,10 +162,15 @@ static int lsim_new(lua_State *L)
     /* cells below this V sit multirate's holding steps out (core/engine/quiescence.h) */
     cfg.quiescent = 0;
     cfg.quiescent_below = 0;
+    cfg.quiescent_diffusion = QUIESCENT_DIFFUSION_DEFAULT;
     if (args_field(L, 1, "quiescent_below")) {
         lua_pop(L, 1);
         cfg.quiescent = 1;
         cfg.quiescent_below = args_number(L, 1, fn, "quiescent_below", 0, 1);
+        /* and the diffusion current below which they stay quiescent, mV/ms */
+        cfg.quiescent_diffusion = args_positive(L, 1, fn, "quiescent_diffusion", QUIESCENT_DIFFUSION_DEFAULT, 0);
+    } else if (args_field(L, 1, "quiescent_diffusion")) {
+        cardiac_error(L, "%s: 'quiescent_diffusion' bounds the current of quiescent cells; give quiescent_below too", fn);
     }
     cfg.layout = NULL;
     cfg.tsteps = 0;
@@ -1018,9 +1025,9 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
     else if (!strcmp(k, "tables")) lua_pushboolean(L, sim_tables(s));
-    else if (!strcmp(k, "quiescent_below")) {
-        double below;
-        if (sim_quiescent(s, &below)) lua_pushnumber(L, below);
+    else if (!strcmp(k, "quiescent_below") || !strcmp(k, "quiescent_diffusion")) {
+        double below, current;
+        if (sim_quiescent(s, &below, &current)) lua_pushnumber(L, !strcmp(k, "quiescent_below") ? below : current);
         else lua_pushnil(L);
     }
     else if (!strcmp(k, "blocks")) {

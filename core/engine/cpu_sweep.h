@@ -39,7 +39,7 @@ static inline int R(cpu_cell)(const sim *s, real *const *var, real *vnext, const
     real diff = R(stencil_point_at)(&s->st, &s->lg, var[vi], x);
     unsigned k = 1;   /* steps of dt the ionic state advances */
     if (stamp) {
-        if (mr == 1 && R(quiescent)(var[vi][q], istim[q], (real)s->quiet_below)) {
+        if (mr == 1 && R(quiescent)(var[vi][q], istim[q], diff, (real)s->quiet_below, (real)s->quiet_diffusion)) {
             vnext[q] = R(forward_euler)(var[vi][q], diff, (real)s->dt);
             return 1;
         }

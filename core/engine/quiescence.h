@@ -1,9 +1,10 @@
-/* Quiescent cells (cardiac.simulation{multirate = m, quiescent_below = v}):
- * a tissue cell whose V lies below v (mV) and that no stimulus drives takes
- * no ionic step at multirate's holding steps; its V takes the step's
- * diffusion alone. Its ionic state then advances at the next updating step
+/* Quiescent cells (cardiac.simulation{multirate = m, quiescent_below = v,
+ * quiescent_diffusion = e}): a tissue cell whose V lies below v (mV), into
+ * which its neighbours drive less than e (mV/ms) of diffusion current, and
+ * that no stimulus drives, takes no ionic step at multirate's holding steps;
+ * its V takes the step's diffusion alone. Its ionic state then advances at the next updating step
  * (every m-th), or at the first step at which the cell is no longer quiescent
- * (a wave's diffusion current lifting V through v, a stimulus), by one step
+ * (an approaching wave's diffusion current, a stimulus), by one step
  * of the elapsed time: k = lag + 1 steps of dt, with lag the steps it sat out
  * since it last advanced. That step takes the cell's own currents over k dt
  * (Rush-Larsen for the gates, forward Euler for the rest) and the diffusion
@@ -42,9 +43,25 @@ CARDIAC_HD unsigned quiescent_lag(long long n, unsigned char stamp)
 /* The stamp of a cell whose ionic state advanced at step n: due at n + 1. */
 CARDIAC_HD unsigned char quiescent_stamp(long long n) { return (unsigned char)((unsigned long long)(n + 1) & 255u); }
 
-/* Whether a cell sits this holding step out: V below the bound and no stimulus. */
-CARDIAC_HD int quiescent_f32(float v, float istim, float below) { return v < below && istim == 0; }
-CARDIAC_HD int quiescent_f64(double v, double istim, double below) { return v < below && istim == 0; }
+/* The bound on the diffusion current when the script gives none, mV/ms:
+ * on ORd's cable at the heart's resolution it kept activation within 0.0004
+ * ms of the run without quiescent cells, where the bound on V alone (-86 mV)
+ * gave 0.043 ms, at the same cost (docs/gpu-notebook.md, item 45). */
+#define QUIESCENT_DIFFUSION_DEFAULT 0.1
+
+/* Whether a cell sits this holding step out: V below the bound, a diffusion
+ * current idiff (mV/ms) smaller than `current` either way, and no stimulus.
+ * The current wakes a cell as the foot of a wave reaches it, before V moves:
+ * with the bound on V alone the foot's first millivolts went unstepped, which
+ * delayed the wave and moved a dying front's edge. */
+CARDIAC_HD int quiescent_f32(float v, float istim, float idiff, float below, float current)
+{
+    return v < below && istim == 0 && idiff < current && idiff > -current;
+}
+CARDIAC_HD int quiescent_f64(double v, double istim, double idiff, double below, double current)
+{
+    return v < below && istim == 0 && idiff < current && idiff > -current;
+}
 
 /* idiff / k rounded to nearest (the GPU's float division under fast math is
  * approximate; this one is not), k = 1 giving idiff itself. */

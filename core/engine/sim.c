@@ -208,6 +208,10 @@ static int check_quiescent(const sim *s, const sim_config *cfg, char *err, size_
         snprintf(err, errlen, "quiescent_below must be a finite membrane potential (mV), got %g", cfg->quiescent_below);
         return -1;
     }
+    if (!(cfg->quiescent_diffusion > 0)) {
+        snprintf(err, errlen, "quiescent_diffusion must be a positive current (mV/ms), got %g", cfg->quiescent_diffusion);
+        return -1;
+    }
     if (!s->multirate) {
         snprintf(err, errlen, "quiescent_below = %g: quiescent cells advance at multirate's updating steps; give "
                  "multirate = m (2 to %d) too", cfg->quiescent_below, QUIESCENT_MAX_MULTIRATE);
@@ -263,6 +267,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
     s->quiescent = cfg->quiescent;
     s->quiet_below = cfg->quiescent_below;
+    s->quiet_diffusion = cfg->quiescent_diffusion;
     if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0) ||
         (cfg->tables && check_tables(s, cfg, err, errlen) != 0) ||
         (cfg->quiescent && check_quiescent(s, cfg, err, errlen) != 0)) {

@@ -127,6 +127,7 @@ struct sim {
                                    (core/engine/multirate.h); 0: every step */
     int quiescent;              /* cells below quiet_below sit multirate's holding steps out (core/engine/quiescence.h) */
     double quiet_below;         /* mV */
+    double quiet_diffusion;     /* and a diffusion current below this, mV/ms */
     struct rate_tables *tables; /* the gates' rate tables (core/engine/rate_tables.h), or NULL: none */
     int block[2];               /* GPU thread-block shape, {0, 0} = the layout's default */
     int blocks[3];              /* blockDS block size (core/mesh/blocks.h), {0, 0, 0} = row-major state */
@@ -179,6 +180,7 @@ typedef struct {
     int tables;                 /* the gates' Rush-Larsen steps from rate tables (core/engine/rate_tables.h) */
     int quiescent;              /* quiescent cells (core/engine/quiescence.h): below quiescent_below (mV) */
     double quiescent_below;
+    double quiescent_diffusion; /* and their diffusion current below this (mV/ms) */
     double dt, D[3];
 } sim_config;
 
@@ -332,8 +334,10 @@ int sim_tables(const sim *s);                    /* the gates' steps from rate t
  * (the rate tables) and tells the backend. */
 void sim_params_changed(sim *s);
 int sim_multirate(const sim *s);                 /* steps between the slow states' changes; 0: every step */
-/* Whether cells below *below (mV) sit multirate's holding steps out (core/engine/quiescence.h). */
-int sim_quiescent(const sim *s, double *below);
+/* Whether cells below *below (mV), whose diffusion current is under *current
+ * (mV/ms), sit multirate's holding steps out (core/engine/quiescence.h);
+ * either pointer may be NULL. */
+int sim_quiescent(const sim *s, double *below, double *current);
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
 long sim_steps(const sim *s);

@@ -14,9 +14,10 @@ const char *sim_layout(const sim *s) { return s->layout; }
 int sim_tsteps(const sim *s) { return s->tsteps; }
 int sim_multirate(const sim *s) { return s->multirate; }
 int sim_tables(const sim *s) { return s->tables != NULL; }
-int sim_quiescent(const sim *s, double *below)
+int sim_quiescent(const sim *s, double *below, double *current)
 {
     if (below) *below = s->quiet_below;
+    if (current) *current = s->quiet_diffusion;
     return s->quiescent;
 }
 const int *sim_block(const sim *s) { return s->block; }
