@@ -6,6 +6,7 @@
 --   local check = t.check
 --   check(x == 1, "x is %d", x)
 --   t.worst_diff(sim_a, sim_b)   -- largest state difference of two simulations
+--   t.worst_relative(sim_a, sim_b)   -- largest relative one, and the state's name
 --   t.finish()
 local M = {passed = 0, failed = 0}
 
@@ -21,6 +22,21 @@ function M.worst_diff(a, b)
   local worst = 0
   for _, st in ipairs(cardiac.model(a.model):states()) do worst = math.max(worst, (a:diff(b, st.name))) end
   return worst
+end
+
+-- The largest relative difference |a - b| / |b| over every state variable
+-- and cell of two simulations of one model and mesh (fields as floats), and
+-- the name of the state where it is ("-" when they are equal).
+function M.worst_relative(a, b)
+  local worst, name = 0, "-"
+  for _, st in ipairs(cardiac.model(a.model):states()) do
+    local fa, fb = a:field(st.name), b:field(st.name)
+    for i = 1, #fa do
+      local d = math.abs(fa[i] - fb[i]) / math.max(1e-300, math.abs(fb[i]))
+      if d > worst then worst, name = d, st.name end
+    end
+  end
+  return worst, name
 end
 
 function M.finish()

@@ -190,6 +190,14 @@ csv_section("docs/data/ord-heart-h100.csv", "O'Hara-Rudy on the biventricular he
     return ("| %s | %.3f | %.1f s | %.3g | %.0f |"):format(r.case, r.ms_per_step, r.s_per_20000,
       r.cell_steps_per_s, r.GBs)
   end)
+-- The columns of protocols/ord_precision.lua's tables (time and accuracy against fp64).
+local ACCURACY_HEADER = {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)",
+                         "> 1 ms", "max dAPD90 (ms)", "> 2 ms", "in one only"}
+local function accuracy_row(r)
+  return ("| %s | %.1f | %.3f | %.1f | %d | %.2g | %d | %.2g | %d | %d |"):format(r.precision, r.run_s,
+    r.ms_per_step, r.run_s * 1000 / r.t_ms, r.activated, r.max_dT_ms, r.dT_over_1ms, r.max_dAPD_ms,
+    r.dAPD_over_2ms, r.activated_in_one_only)
+end
 -- Issue 34, goal 1: accuracy against fp64 over one whole beat, beside the time.
 for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook.md item 41, the rate tables; "
                      .. "every row rerun on it, with the new last row: the rows of item 38's build came out with the same "
@@ -234,13 +242,7 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         .. "ms a step here against 2.989 without (-15.3%; on item 41's build 3.004 against 3.338, -10.0%, when "
         .. "the general kernel spilled: docs/gpu-notebook.md items 43-44), where at the default parameters, "
         .. "folded, it takes 2.169 against 2.733 (-20.6%)."),
-    {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
-     "max dAPD90 (ms)", "> 2 ms", "in one only"},
-    function(r)
-      return ("| %s | %.1f | %.3f | %.1f | %d | %.2g | %d | %.2g | %d | %d |"):format(r.precision, r.run_s,
-        r.ms_per_step, r.run_s * 1000 / r.t_ms, r.activated, r.max_dT_ms, r.dT_over_1ms, r.max_dAPD_ms,
-        r.dAPD_over_2ms, r.activated_in_one_only)
-    end)
+    ACCURACY_HEADER, accuracy_row)
 end
 -- Issue 34, goal 1: one second with quiescent cells (core/engine/quiescence.h).
 for _, v in ipairs{{"ina-shift", "with the theses' INa activation (ina_m_shift = 10)", " ina_m_shift=10",
@@ -253,7 +255,7 @@ for _, v in ipairs{{"ina-shift", "with the theses' INa activation (ina_m_shift =
                      .. "cycle at 2 Hz) 9.4 s per second of activity (docs/models.md, \"Quiescent cells\"). fp64 "
                      .. "with multirate = 10 and quiescent cells: 25.6 s for 20,000 steps (issue 34's goal 2: 40 s), "
                      .. "within 0.003 ms of fp64's activation."},
-                   {"paper", "ORd as published", "", "The wave dies after 6% of the heart; at its edge the "
+                   {"paper", "ORd as published", "", "The wave dies after 6% of the heart; at its edge "
                      .. "fp64 with quiescent cells moves 158 of the 398,596 activated cells by more than 1 ms (74 fire in "
                      .. "one run only), between what g_na larger by a relative 1e-6 (82) and 1e-5 (5,372) moves, as "
                      .. "any small change of the model does there; fp32g and fp32h move about as many as they do "
@@ -268,13 +270,7 @@ for _, v in ipairs{{"ina-shift", "with the theses' INa activation (ina_m_shift =
       .. "`quiescent_below = -86` (cells below -86 mV, with a diffusion current under 0.1 mV/ms and no stimulus, "
       .. "sit out multirate's holding steps; docs/numerics.md), against fp64 without either. %s"):format(v[1],
       v[3], v[4]),
-    {"precision", "run (s)", "ms/step", "s per s of activity", "activated", "max dT (ms)", "> 1 ms",
-     "max dAPD90 (ms)", "> 2 ms", "in one only"},
-    function(r)
-      return ("| %s | %.1f | %.3f | %.1f | %d | %.2g | %d | %.2g | %d | %d |"):format(r.precision, r.run_s,
-        r.ms_per_step, r.run_s * 1000 / r.t_ms, r.activated, r.max_dT_ms, r.dT_over_1ms, r.max_dAPD_ms,
-        r.dAPD_over_2ms, r.activated_in_one_only)
-    end)
+    ACCURACY_HEADER, accuracy_row)
 end
 csv_section("docs/data/blockds-fraction.csv", "blockDS: the fraction of the heart's box stored (thesis fig. 5.12)",
   "`cardiac protocols/blockds_fraction.lua 1 docs/data/blockds-fraction.csv` (CPU, 2026-11-22): the synthetic "

@@ -51,17 +51,7 @@ local function hooked(precision, m, steps)
   return sim
 end
 
-local function largest_difference(a, b)
-  local worst, name = 0, "-"
-  for _, st in ipairs(ord:states()) do
-    local fa, fb = a:field(st.name), b:field(st.name)
-    for i = 1, #fa do
-      local d = math.abs(fa[i] - fb[i]) / math.max(1e-300, math.abs(fb[i]))
-      if d > worst then worst, name = d, st.name end
-    end
-  end
-  return worst, name
-end
+local largest_difference = checks.worst_relative
 
 -- 300 steps: the stimulus, the upstroke and the start of the plateau
 for _, case in ipairs{{"fp32", 0}, {"fp64", 1e-13}} do

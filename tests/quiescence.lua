@@ -20,17 +20,7 @@ local check = checks.check
 
 local ord = cardiac.model("ohara_rudy", {ina_m_shift = 10})
 
-local function largest_difference(a, b)
-  local worst, name = 0, "-"
-  for _, st in ipairs(ord:states()) do
-    local fa, fb = a:field(st.name), b:field(st.name)
-    for i = 1, #fa do
-      local d = math.abs(fa[i] - fb[i]) / math.max(1e-300, math.abs(fb[i]))
-      if d > worst then worst, name = d, st.name end
-    end
-  end
-  return worst, name
-end
+local largest_difference = checks.worst_relative
 
 -- resting tissue: steps 10, 20, ... as steps of 0.5 ms (a single cell's
 -- trace with dt = 0.5 ms), from V = -84 mV, where V and the gates move
