@@ -447,9 +447,10 @@ end
 -- kernels with parameter sets): V after 400 steps (a wave crossing the box,
 -- the cells ahead of it sitting out the holding steps) within the tolerances
 -- of the multirate comparisons above, and the GPU's run differs from its run
--- without quiescent cells, so they sat steps out there; a checkpoint at step
--- 43, when the cells ahead of the wave have sat out three steps, restores
--- their lags on the GPU: the restored run continues bit for bit. On the GPU
+-- without quiescent cells; a checkpoint at step 43 holds the GPU's lags: the
+-- cells ahead of the wave have sat out steps 40-42 (lag 3), those the wave
+-- has reached none (lag 0), as on the CPU; restored, the run continues bit
+-- for bit. On the GPU
 -- the other layouts refuse quiescent cells, naming the one that runs them.
 for _, precision in ipairs(shard == math.min(3, nshards) and {"fp32", "fp64", "mixed", "fp32h", "fp32g"} or {}) do
   for _, kind in ipairs{"folded", "general", "sets"} do
@@ -467,8 +468,17 @@ for _, precision in ipairs(shard == math.min(3, nshards) and {"fp32", "fp64", "m
     local cpu, gsim, plain = make("cpu", -86), make(gpu, -86), make(gpu, nil)
     cpu:step(43)
     gsim:step(43)
-    local file = os.tmpname()
+    local file, cfile = os.tmpname(), os.tmpname()
     gsim:checkpoint(file, {overwrite = true})
+    cpu:checkpoint(cfile, {overwrite = true})
+    local lags, clags = cardiac.h5read(file, "/quiescent_lag"), cardiac.h5read(cfile, "/quiescent_lag")
+    local lo, hi, nsat, same = 3, 0, 0, true
+    for c, x in ipairs(lags) do
+      lo, hi = math.min(lo, x), math.max(hi, x)
+      if x == 3 then nsat = nsat + 1 end
+      same = same and x == clags[c]
+    end
+    os.remove(cfile)
     local back = make(gpu, -86)
     back:restore(file)
     back:step(60)
@@ -487,6 +497,8 @@ for _, precision in ipairs(shard == math.min(3, nshards) and {"fp32", "fp64", "m
            .. "quiescent cells |dV| = %.2e (> 0); max V %.1f mV"):format(label, dv, tol, dx, dn, ntol, dp, vmax))
     local again = make(gpu, -86)
     again:step(103)
+    check(lo == 0 and hi == 3 and nsat > 0 and same, ("%s: at step 43 the GPU's lags run 0 to 3 (%d to %d; %d of "
+          .. "%d cells sat out 3 steps), equal to the CPU's: %s"):format(label, lo, hi, nsat, #lags, tostring(same)))
     check(back:diff(again) == 0 and back:diff(again, "nai") == 0 and back:diff(again, "m") == 0,
           ("%s: a checkpoint at step 43 restored continues bit for bit (V %g, nai %g, m %g)"):format(label,
             back:diff(again), back:diff(again, "nai"), back:diff(again, "m")))
