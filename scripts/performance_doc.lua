@@ -234,7 +234,7 @@ for _, v in ipairs{{"paper", "ORd as published", "the build of docs/gpu-notebook
         .. "cells set to 0 mV at the start, which never cross upwards), the last at 185.1 ms, and every one repolarises "
         .. "within the 700 ms; every precision is within the bounds, and fp32g with multirate = 10, 8.7 s "
         .. "for the 700 ms (12.5 s per second of activity; issue 34's goal 1 is 10 s; fp32h with multirate = 10: "
-        .. "13.5 s), is the fastest within them (with quiescent cells, two sections down: 7.4 s for one second); its largest activation difference, 0.29 ms, is five times "
+        .. "13.5 s), is the fastest within them (with quiescent cells, the next section: 7.4 s for one second); its largest activation difference, 0.29 ms, is five times "
         .. "fp32h's (docs/models.md). fp64 with the rate tables stays within 0.0003 ms of fp64 without them in "
         .. "every cell, and with multirate = 10 too (APD90 within 0.083 ms, multirate's own error); g_na larger "
         .. "by a relative 1e-6 moves activation by 0.00008 ms. These rows "
