@@ -13,7 +13,8 @@
 --  * the schedule follows the simulation's step count: a run cut into calls,
 --    and one continued from a checkpoint or a snapshot taken between two
 --    updates, give the same state as one call;
---  * a lag cut short: a checkpoint loaded into a simulation restores lags;
+--  * the lags are state: a checkpoint without them (written by a simulation
+--    without quiescent cells) continues differently;
 --  * bad options are refused, naming them.
 local checks = require "checks"
 local check = checks.check
