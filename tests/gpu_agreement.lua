@@ -513,6 +513,44 @@ if shard == math.min(3, nshards) and not self_check then
         ("quiescent cells on layout naive are refused, naming layout 'block': %s"):format(tostring(err)))
 end
 
+-- tplane against the naive kernel, bit for bit (the two-state models in
+-- fp32 on full boxes round alike, docs/gpu.md), where the comparisons above
+-- allow a tolerance: Karma with a stimulus that switches on and off, at the
+-- default parameters and at changed ones (the folded and the general
+-- kernels), K = 1 to 3, on tiles 64 cells wide with x halos (their first
+-- columns at odd x; on the 151-wide box the last tile runs past the box's
+-- end), on tiles spanning the box, and in blocks of 256 threads (the kernel
+-- compiled for any block shape). V and v after 301 steps (not a multiple of
+-- K, so that the last launch is a shorter one).
+for _, nx in ipairs(shard == 2 and {150, 151} or {}) do
+  local mesh = cardiac.mesh{n = {nx, 70, 12}, dx = 0.25}
+  for _, params in ipairs{{}, {xm = 9.5, eps = 0.012}} do
+    local function make(layout, K, block)
+      local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("karma", params), dt = 0.05, D = 0.1,
+                                     backend = self_check and "cpu" or "cuda", precision = "fp32",
+                                     layout = not self_check and layout or nil, tsteps = not self_check and K or nil,
+                                     block = not self_check and block or nil}
+      sim:add_stimulus(cardiac.stimulus{region = cardiac.slab{axis = "x", from = 0, to = 1}, amplitude = 3,
+                                        duration = 1})
+      sim:add_stimulus(cardiac.stimulus{region = cardiac.sphere{center = {nx * 0.25 - 1, 16, 2}, radius = 1.2},
+                                        amplitude = 3, start = 4.3, duration = 0.7})
+      sim:step(301)
+      return sim
+    end
+    local ref = make("naive")
+    for _, K in ipairs{1, 2, 3} do
+      for _, block in ipairs{{64, 16}, {256, 4}, {64, 4}} do
+        local sim = make("tplane", K, block)
+        local dv, dw = sim:diff(ref), sim:diff(ref, "v")
+        check(dv == 0 and dw == 0, ("tplane bit for bit: karma%s %dx70x12 fp32 K=%d block %dx%d against naive: "
+              .. "max |dU| %g, max |dv| %g"):format(params.xm and " (xm, eps)" or "", nx, K, block[1], block[2], dv, dw))
+        sim:close()
+      end
+    end
+    ref:close()
+  end
+end
+
 -- blockDS and naive run ORd in fp64 and "mixed" in thread blocks of at most
 -- 128 (its state in shared memory, cuda/kernels_block.cuh, kernels_naive.cuh):
 -- a larger block = {...} is refused when the simulation is made, naming the
