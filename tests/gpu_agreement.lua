@@ -22,7 +22,8 @@
 -- tiles with x and y halos. Phase-field meshes (a
 -- tanh border, second order) run the naive and block layouts.
 -- Then a blow-up per layout and precision: the error must name the variable,
--- the step and the cell that the CPU names.
+-- the step and the cell that the CPU names. And tplane against the naive
+-- kernel bit for bit (Karma in fp32, tiles with and without x halos).
 -- Skipped (exit code 77, shown by ctest as skipped) where no GPU is usable.
 -- CARDIAC_GPU_TEST_ON_CPU=1 runs the "GPU" side on the CPU backend: a check of
 -- this script itself on machines without a GPU (every comparison is then exact).
