@@ -519,10 +519,10 @@ end
 -- allow a tolerance: Karma with a stimulus that switches on and off, at the
 -- default parameters and at changed ones (the folded and the general
 -- kernels), K = 1 to 3, on tiles 64 cells wide with x halos (their first
--- columns at odd x; on the 151-wide box the last tile runs past the box's
--- end), on tiles spanning the box, and in blocks of 256 threads (the kernel
--- compiled for any block shape). V and v after 301 steps (not a multiple of
--- K, so that the last launch is a shorter one).
+-- columns at odd x, the last tile past the box's end, on an even and an odd
+-- width), on tiles spanning the box, and in blocks of 256 threads (the kernel
+-- compiled for any block shape). V and v after 301 steps (a multiple of
+-- neither 2 nor 3, so that the last launch is a shorter one).
 for _, nx in ipairs(shard == 2 and {150, 151} or {}) do
   local mesh = cardiac.mesh{n = {nx, 70, 12}, dx = 0.25}
   for _, params in ipairs{{}, {xm = 9.5, eps = 0.012}} do
