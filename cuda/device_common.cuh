@@ -82,24 +82,61 @@ __device__ __forceinline__ double first_term(double c, double x) { return __dmul
 __device__ __forceinline__ float next_term(float sum, float c, float x) { return __fmaf_rn(c, x, sum); }
 __device__ __forceinline__ double next_term(double sum, double c, double x) { return __fma_rn(c, x, sum); }
 
+// The kernels' coefficients from the view's: an axis of one cell, other
+// than x, has no neighbours, and its coefficient is 0, so that a kernel which
+// differences it anyway (tplane's y, unconditional: a test there made ptxas
+// spill) adds exactly nothing; coef[3] is centre_term's w = 2 sum_a coef_a,
+// in the same operations on the host (make_args) and in a kernel
+// (layer_coef).
+template <class T>
+__host__ __device__ __forceinline__ void kernel_coef(const double *c, const int *n, T *coef)
+{
+    for (int d = 0; d < 3; d++) coef[d] = d == 0 || n[d] > 1 ? (T)c[d] : (T)0;
+    coef[3] = (T)2 * ((coef[0] + coef[1]) + coef[2]);
+}
+
 // The diffusion coefficients of view z layer k in an ensemble whose members'
 // D differ: that member's (converted as make_args converts coef, so a member
 // steps with the bits it has alone; core/engine/members.h). Only the kernels
 // compiled for it read them (dispatch.cuh, run_members).
 template <class A, class T>
-__device__ __forceinline__ void layer_coef(const A &a, int k, T (&cf)[3])
+__device__ __forceinline__ void layer_coef(const A &a, int k, T (&cf)[4])
 {
-#pragma unroll
-    for (int d = 0; d < 3; d++) cf[d] = (T)a.mcoef[3 * k + d];
+    kernel_coef(a.mcoef + 3 * k, a.n, cf);
+}
+
+// Second order sums the axes' neighbours before the centre: sum_a coef_a
+// (m_a + p_a) - w v0, with w = 2 sum_a coef_a (coef[3], kernel_coef), where
+// sum_a coef_a (m_a + p_a - 2 v0) took two operations more per cell
+// (docs/numerics.md, "Rounding of the diffusion term"). axis_part is an
+// axis's share before the centre: m1 + p1 in second order (a missing
+// neighbour takes v0, stencil_rule.h's rule), the whole second difference in
+// fourth; centre_term then subtracts w v0 in second order.
+template <class T, int ORDER>
+__device__ __forceinline__ T axis_part(T v0, T m1, T p1, T m2, T p2, unsigned f)
+{
+    if (ORDER == 2) return ((f & 1) ? m1 : v0) + ((f & 2) ? p1 : v0);
+    return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
+}
+template <class T, int ORDER>
+__device__ __forceinline__ T interior_part(const T *Vc, int s)
+{
+    if (ORDER == 2) return Vc[s] + Vc[-s];
+    return interior_axis<T, ORDER>(Vc, s);
+}
+template <class T, int ORDER>
+__device__ __forceinline__ T centre_term(T sum, const T *coef, T v0)
+{
+    return ORDER == 2 ? next_term(sum, -coef[3], v0) : sum;
 }
 
 template <class T, int ORDER>
 __device__ __forceinline__ T interior_diffusion(const T *Vc, int sy, int sz, const T *coef, const int *n)
 {
-    T diff = first_term(coef[0], interior_axis<T, ORDER>(Vc, 1));
-    if (n[1] > 1) diff = next_term(diff, coef[1], interior_axis<T, ORDER>(Vc, sy));
-    if (n[2] > 1) diff = next_term(diff, coef[2], interior_axis<T, ORDER>(Vc, sz));
-    return diff;
+    T diff = first_term(coef[0], interior_part<T, ORDER>(Vc, 1));
+    if (n[1] > 1) diff = next_term(diff, coef[1], interior_part<T, ORDER>(Vc, sy));
+    if (n[2] > 1) diff = next_term(diff, coef[2], interior_part<T, ORDER>(Vc, sz));
+    return centre_term<T, ORDER>(diff, coef, Vc[0]);
 }
 
 // The phase-field diffusion term (thesis eq. 4.1; core/engine/stencil_point.h, the
@@ -137,7 +174,7 @@ struct step_args {
     const double *table;        // launch_ctx::table
     const uint8_t *tab_of_set;
     size_t tab_stride;
-    T coef[3];
+    T coef[4];             // launch_ctx::coef as kernel_coef gives them, and w
     const double *mcoef;   // launch_ctx::mcoef
     T dt;
     T p[M::nparam];
@@ -168,11 +205,11 @@ step_args<M, T> make_args(const launch_ctx &c)
     a.tab_stride = c.tab_stride;
     a.blocks = c.blocks;
     for (int d = 0; d < 3; d++) {
-        a.coef[d] = (T)c.coef[d];
         a.n[d] = c.n[d];
         a.lo[d] = c.lo[d];
         a.hi[d] = c.hi[d];
     }
+    kernel_coef(c.coef, a.n, a.coef);
     a.mcoef = c.mcoef;
     a.dt = (T)c.dt;
     for (int q = 0; q < M::nparam; q++) a.p[q] = (T)c.p[q];

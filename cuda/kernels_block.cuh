@@ -130,12 +130,15 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
                 if (k != R) nv[ax][k] = V[idx[ax][k]];
 #pragma unroll
         for (int ax = 0; ax < 3; ax++) {
-            if (a.n[ax] == 1) continue;
+            // x always, as in the other layouts (kernel_coef)
+            if (ax > 0 && a.n[ax] == 1) continue;
             const unsigned f = fl >> (4 * ax);
             const T m1 = nv[ax][R - 1], p1 = nv[ax][R + 1];
             const T m2 = ORDER == 4 ? nv[ax][0] : v0, p2 = ORDER == 4 ? nv[ax][2 * R] : v0;
-            diff = next_term(diff, a.coef[ax], axis_term<T, ORDER>(v0, m1, p1, m2, p2, f));
+            const T t = axis_part<T, ORDER>(v0, m1, p1, m2, p2, f);
+            diff = ax == 0 ? first_term(a.coef[0], t) : next_term(diff, a.coef[ax], t);
         }
+        diff = centre_term<T, ORDER>(diff, a.coef, v0);
     }
     unsigned k = 1;   // steps of dt the ionic state advances
     if constexpr (QUIET) {

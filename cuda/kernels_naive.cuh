@@ -8,7 +8,8 @@
 #define CARDIAC_CUDA_KERNELS_NAIVE_CUH
 #include "dispatch.cuh"
 
-// Second difference along one axis (memory stride s) from global memory.
+// An axis's share of the diffusion term (axis_part, device_common.cuh), along
+// memory stride s, from global memory.
 template <class T, int ORDER>
 __device__ __forceinline__ T global_axis(const T *Vc, int s, T v0, unsigned f)
 {
@@ -17,7 +18,7 @@ __device__ __forceinline__ T global_axis(const T *Vc, int s, T v0, unsigned f)
         m2 = f & 4 ? Vc[-2 * s] : v0;
         p2 = f & 8 ? Vc[2 * s] : v0;
     }
-    return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
+    return axis_part<T, ORDER>(v0, m1, p1, m2, p2, f);
 }
 
 // What one cell needs for its update, gathered with loads only; its state
@@ -67,7 +68,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
     // otherwise the launch's, as kernel parameters (a per-cell choice between
     // the two cost the plain kernel 25%: docs/gpu-notebook.md, item 24)
     const T *coef = a.coef;
-    T mc[3];
+    T mc[4];
     if constexpr (MC) {
         layer_coef(a, k, mc);
         coef = mc;
@@ -84,6 +85,7 @@ __device__ __forceinline__ void naive_gather(const step_args<M, T> &a, int i, in
         q.diff = first_term(coef[0], global_axis<T, ORDER>(Vc, 1, v0, fl));
         if (a.n[1] > 1) q.diff = next_term(q.diff, coef[1], global_axis<T, ORDER>(Vc, sy, v0, fl >> 4));
         if (a.n[2] > 1) q.diff = next_term(q.diff, coef[2], global_axis<T, ORDER>(Vc, sz, v0, fl >> 8));
+        q.diff = centre_term<T, ORDER>(q.diff, coef, v0);
     }
 }
 

@@ -59,8 +59,8 @@ __device__ __forceinline__ int axis_depth(int t, int w, int r)
 // Diffusion terms of the thread's two cells. pl: the level's plane in shared
 // memory at the pair's first cell (row pitch `pitch`); q: the level's queue,
 // whose entry R holds the pair itself and R -+ d the planes below and above.
-// The same arithmetic as the naive kernel (axis_term), so results agree
-// bitwise.
+// The same arithmetic as the naive kernel (axis_part, centre_term), so
+// results agree bitwise.
 template <class T, int ORDER, int Q, int NS, int VI>
 __device__ __forceinline__ void pair_diffusion(const T *pl, int pitch, const T (&q)[Q][NS][CX],
                                                const unsigned (&fl)[CX], const T *coef, const int *n, T (&diff)[CX])
@@ -85,17 +85,17 @@ __device__ __forceinline__ void pair_diffusion(const T *pl, int pitch, const T (
 #pragma unroll
     for (int e = 0; e < CX; e++) {
         const T v0 = x[2 + e];
-        T d = first_term(coef[0], axis_term<T, ORDER>(v0, x[1 + e], x[3 + e], x[e], x[4 + e], fl[e] & 0xF));
+        T d = first_term(coef[0], axis_part<T, ORDER>(v0, x[1 + e], x[3 + e], x[e], x[4 + e], fl[e] & 0xF));
         if (n[1] > 1) {
             const T m1 = e ? ym1.y : ym1.x, p1 = e ? yp1.y : yp1.x;
             const T m2 = ORDER == 4 ? (e ? ym2.y : ym2.x) : v0, p2 = ORDER == 4 ? (e ? yp2.y : yp2.x) : v0;
-            d = next_term(d, coef[1], axis_term<T, ORDER>(v0, m1, p1, m2, p2, fl[e] >> 4 & 0xF));
+            d = next_term(d, coef[1], axis_part<T, ORDER>(v0, m1, p1, m2, p2, fl[e] >> 4 & 0xF));
         }
         if (n[2] > 1)
-            d = next_term(d, coef[2], axis_term<T, ORDER>(v0, q[R - 1][VI][e], q[R + 1][VI][e],
+            d = next_term(d, coef[2], axis_part<T, ORDER>(v0, q[R - 1][VI][e], q[R + 1][VI][e],
                                                           q[ORDER == 4 ? R - 2 : R][VI][e],
                                                           q[ORDER == 4 ? R + 2 : R][VI][e], fl[e] >> 8 & 0xF));
-        diff[e] = d;
+        diff[e] = centre_term<T, ORDER>(d, coef, v0);
     }
 }
 

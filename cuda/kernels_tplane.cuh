@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // the plane's: an ensemble's member may have its own D (MC);
                 // otherwise the launch's, as kernel parameters (item 24)
                 const T *coef = a.coef;
-                T mc[3];
+                T mc[4];
                 if constexpr (MC) {
                     layer_coef(a, pz, mc);
                     coef = mc;
@@ -310,10 +310,13 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             if ((FACES & 4) && zlo) zm = v0;
                             if ((FACES & 4) && zhi) zp = v0;
                         }
-                        // the naive kernel's expression and order (interior_axis, axis_rule)
-                        T diff = first_term(coef[0], axis_term<T, 2>(v0, xm, xp, v0, v0, 0x3u));
-                        diff = next_term(diff, coef[1], axis_term<T, 2>(v0, ym, yp, v0, v0, 0x3u));
-                        if (!(FACES & 4) || nz > 1) diff = next_term(diff, coef[2], axis_term<T, 2>(v0, zm, zp, v0, v0, 0x3u));
+                        // the naive kernel's expression and order (interior_part,
+                        // axis_part, centre_term; y's coefficient is 0 where ny = 1:
+                        // kernel_coef)
+                        T diff = first_term(coef[0], xm + xp);
+                        diff = next_term(diff, coef[1], ym + yp);
+                        if (!(FACES & 4) || nz > 1) diff = next_term(diff, coef[2], zm + zp);
+                        diff = centre_term<T, 2>(diff, coef, v0);
                         if (!MASKED || tissue) {
                             if constexpr (LABELS) params_of_set(a, inbox ? a.plabel[c] : 0, p);
                             // no stimulus is -0, not 0: x + -0 is x for every x, so the

@@ -17,21 +17,21 @@ __device__ __forceinline__ T plane_diffusion(const T *pl, int idx, int pitch, co
     constexpr int R = ORDER / 2;
     const T v0 = zq[R];
     if ((fl & 0xFFFu) == 0xFFFu) {                    // every neighbour is tissue
-        T diff = first_term(coef[0], interior_axis<T, ORDER>(pl + idx, 1));
-        if (n[1] > 1) diff = next_term(diff, coef[1], interior_axis<T, ORDER>(pl + idx, pitch));
-        if (n[2] > 1) diff = next_term(diff, coef[2], interior_axis<T, ORDER>(zq + R, 1));
-        return diff;
+        T diff = first_term(coef[0], interior_part<T, ORDER>(pl + idx, 1));
+        if (n[1] > 1) diff = next_term(diff, coef[1], interior_part<T, ORDER>(pl + idx, pitch));
+        if (n[2] > 1) diff = next_term(diff, coef[2], interior_part<T, ORDER>(zq + R, 1));
+        return centre_term<T, ORDER>(diff, coef, v0);
     }
-    T diff = first_term(coef[0], axis_term<T, ORDER>(v0, pl[idx - 1], pl[idx + 1], ORDER == 4 ? pl[idx - 2] : v0,
+    T diff = first_term(coef[0], axis_part<T, ORDER>(v0, pl[idx - 1], pl[idx + 1], ORDER == 4 ? pl[idx - 2] : v0,
                                                      ORDER == 4 ? pl[idx + 2] : v0, fl & 0xF));
     if (n[1] > 1)
-        diff = next_term(diff, coef[1], axis_term<T, ORDER>(v0, pl[idx - pitch], pl[idx + pitch],
+        diff = next_term(diff, coef[1], axis_part<T, ORDER>(v0, pl[idx - pitch], pl[idx + pitch],
                                                             ORDER == 4 ? pl[idx - 2 * pitch] : v0,
                                                             ORDER == 4 ? pl[idx + 2 * pitch] : v0, fl >> 4 & 0xF));
     if (n[2] > 1)
-        diff = next_term(diff, coef[2], axis_term<T, ORDER>(v0, zq[R - 1], zq[R + 1], zq[ORDER == 4 ? R - 2 : R],
+        diff = next_term(diff, coef[2], axis_part<T, ORDER>(v0, zq[R - 1], zq[R + 1], zq[ORDER == 4 ? R - 2 : R],
                                                             zq[ORDER == 4 ? R + 2 : R], fl >> 8 & 0xF));
-    return diff;
+    return centre_term<T, ORDER>(diff, coef, v0);
 }
 
 // Planes per block along z so that about `want` blocks run in all (at least

@@ -3,7 +3,7 @@
  * integral of V under pure diffusion (box and mask borders), and the dt limit;
  * the phase-field operator (thesis eq. 4.1): conservation of the integral of
  * phi V, the maximum principle under its dt limit, and equality with the mask
- * operator where phi = 1. */
+ * operator where phi = 1; the rounding left on a uniform field. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +215,37 @@ static void phase_uniform(void)
     free(V); free(a); free(b); grid_free(&gp); grid_free(&gm);
 }
 
+/* A uniform field: second order sums the neighbours before the centre
+ * (docs/numerics.md, "Rounding of the diffusion term"), which leaves on a
+ * uniform V the roundings of its products, a few units in the last place of
+ * w V (w = 2 sum_a D_a / h_a^2), where the sum of second differences gave 0;
+ * at V = 0 nothing is left. */
+static void uniform_field(void)
+{
+    int nn[3] = {12, 10, 8};
+    double h[3] = {0.1, 0.12, 0.25}, D[3] = {0.1234, 0.0711, 0.1097};
+    grid g;
+    char err[128];
+    grid_init(&g, 3, nn, h, err, sizeof err);
+    stencil st;
+    stencil_setup(&st, &g, 2, D);
+    float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
+    const float levels[] = {-87.3f, 1.7f, 0.0f};
+    double w = 0;
+    for (int a = 0; a < 3; a++) w += 2 * D[a] / (h[a] * h[a]);
+    for (int q = 0; q < 3; q++) {
+        for (size_t c = 0; c < g.ncells; c++) V[c] = levels[q];
+        stencil_apply(&st, &g, V, out);
+        double worst = 0;
+        for (size_t c = 0; c < g.ncells; c++) worst = fmax(worst, fabs(out[c]));
+        const double ulp = w * fabs(levels[q]) * 0x1p-23;
+        printf("  uniform V = %g: max abs diffusion term %.3g (w V ulp %.3g)\n", levels[q], worst, ulp);
+        CHECK(worst <= 4 * ulp, "uniform V = %g: max |diffusion term| %.3g, at most 4 units in the last place of w V (%.3g)",
+              levels[q], worst, 4 * ulp);
+    }
+    free(V); free(out); grid_free(&g);
+}
+
 int main(void)
 {
     /* sizes where truncation error stays well above fp32 rounding (~1e-7 n^2) */
@@ -231,5 +262,6 @@ int main(void)
     stability_limit(4);
     phase_conservation();
     phase_uniform();
+    uniform_field();
     return check_summary();
 }

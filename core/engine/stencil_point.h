@@ -24,6 +24,31 @@ static inline real R(stencil_point_phase)(const stencil *st, const grid *g, cons
     return sum / (2 * pc);
 }
 
+/* Second order: sum_a coef_a (M_a + P_a) - w v0, w = 2 sum_a coef_a, where
+ * a missing neighbour M or P takes v0 (stencil_rule.h's rule); the
+ * neighbours are summed before the centre, which costs two operations fewer
+ * a cell than summing each axis's second difference (docs/numerics.md,
+ * "Rounding of the diffusion term"; the GPU kernels' form, centre_term in
+ * cuda/device_common.cuh). */
+static inline real R(stencil_point_order2)(const grid *g, const real *V, const st_cell *x, const double *cf,
+                                           int interior)
+{
+    const ptrdiff_t stride[3] = {1, g->n[0], (ptrdiff_t)g->n[0] * g->n[1]};
+    const size_t c = x->c;
+    const real v0 = V[x->q];
+    real sum = 0, w = 0;
+    for (int a = 0; a < g->dim; a++) {
+        const ptrdiff_t s = stride[a];
+        const int p = x->pos[a];
+        const real coef = (real)cf[a];
+        const real m1 = interior || st_in(g, c, p, -1, g->n[a], s) ? V[st_at(x, a, -1, s)] : v0;
+        const real p1 = interior || st_in(g, c, p, 1, g->n[a], s) ? V[st_at(x, a, 1, s)] : v0;
+        sum += coef * (m1 + p1);
+        w += coef;
+    }
+    return sum - (2 * w) * v0;
+}
+
 static inline real R(stencil_point_at)(const stencil *st, const grid *g, const real *V, const st_cell *x)
 {
     if (g->phi) return R(stencil_point_phase)(st, g, V, x);
@@ -36,6 +61,7 @@ static inline real R(stencil_point_at)(const stencil *st, const grid *g, const r
     real sum = 0, v0 = V[x->q];
     /* an ensemble whose members' D differ: the member's (its layer's) coefficients */
     const double *cf = st->mcoef ? st->mcoef + 3 * (size_t)x->pos[st->maxis] : st->coef;
+    if (st->order == 2) return R(stencil_point_order2)(g, V, x, cf, interior);
     for (int a = 0; a < g->dim; a++) {
         const ptrdiff_t s = stride[a];
         const int p = x->pos[a];

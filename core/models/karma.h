@@ -15,6 +15,9 @@
  * tau_e = 1 is the thesis' reading of the model unit as 1 ms. */
 #include "karma_consts.h"
 
+/* 2 log2(e) */
+#define KARMA_2LOG2E 2.8853900817779268
+
 /* x^m, by repeated squaring when m is a small whole number (the usual case,
  * and much cheaper than pow in the inner loop). The loop has a fixed trip
  * count so that GPU code runs it without branches; squarings past the highest
@@ -33,10 +36,19 @@ CARDIAC_HD real R(karma_pow)(real x, real m)
  * in model time units (per tau_e). */
 CARDIAC_HD real R(karma_excitation)(real U, real v, const real *p)
 {
-    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh. 2U - 2uh is
-     * 2(U - uh) to the bit (doubling is exact), and one FMA where uh is a
-     * compile-time constant. v * (1/vstar): a constant there too. */
-    return ((real)1 / ((real)1 + exp((real)2 * U - (real)2 * p[KARMA_UH]))) * U * U
+    /* 1 - tanh(x) = 2 / (1 + e^{2x}): one exp instead of tanh. In float,
+     * e^{2(U - uh)} is taken as 2^(2 log2(e) (U - uh)): U times 2 log2(e),
+     * less 2 log2(e) uh, is one FMA where uh is a compile-time constant, and
+     * the GPU's exp2 is one instruction where its exp scales its argument
+     * first (2 log2(e) rounds once, a relative error of 6e-8). In double,
+     * exp2 is a library sequence like exp, and with it ptxas spilled more in
+     * the fp64 tplane kernels (docs/gpu-notebook.md, item 48): there 2U - 2uh,
+     * which is 2(U - uh) to the bit (doubling is exact). v * (1/vstar): a
+     * constant where vstar is one too. */
+    const real e = sizeof(real) == sizeof(float)
+                     ? exp2(U * (real)KARMA_2LOG2E - (real)KARMA_2LOG2E * p[KARMA_UH])
+                     : exp((real)2 * U - (real)2 * p[KARMA_UH]);
+    return ((real)1 / ((real)1 + e)) * U * U
          * (p[KARMA_GAMMA] - R(karma_pow)(v * ((real)1 / p[KARMA_VSTAR]), p[KARMA_XM]));
 }
 
