@@ -14,6 +14,14 @@
 
 static const double PI = 3.14159265358979323846;
 
+/* A box mesh of dim dimensions and its stencil of the given order. */
+static void setup_box(grid *g, stencil *st, int dim, int n[3], double h[3], int order, const double D[3])
+{
+    char err[128];
+    grid_init(g, dim, n, h, err, sizeof err);
+    stencil_setup(st, g, order, D);
+}
+
 /* max error of D-weighted Laplacian of f = prod cos(m_a pi x_a / L_a) against the exact value */
 static double laplacian_error(int dim, int n, int order, const double D[3])
 {
@@ -21,10 +29,8 @@ static double laplacian_error(int dim, int n, int order, const double D[3])
     double L[3] = {1.0, 0.75, 0.5}, h[3];
     for (int a = 0; a < 3; a++) h[a] = L[a] / nn[a];
     grid g;
-    char err[128];
-    grid_init(&g, dim, nn, h, err, sizeof err);
     stencil st;
-    stencil_setup(&st, &g, order, D);
+    setup_box(&g, &st, dim, nn, h, order, D);
     float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
     double k[3] = {6 * PI / L[0], 3 * PI / L[1], 3 * PI / L[2]};  /* short waves: truncation >> fp32 rounding */
     for (int z = 0; z < g.n[2]; z++)
@@ -111,10 +117,8 @@ static void stability_limit(int order)
     int n[3] = {32, 32, 1};
     double h[3] = {0.25, 0.2, 1}, D[3] = {0.1, 0.2, 0};
     grid g;
-    char err[128];
-    grid_init(&g, 2, n, h, err, sizeof err);
     stencil st;
-    stencil_setup(&st, &g, order, D);
+    setup_box(&g, &st, 2, n, h, order, D);
     double lim = stencil_dt_limit(&st, &g, 0);
     for (int side = 0; side < 2; side++) {
         double dt = lim * (side ? 1.02 : 0.98);
@@ -225,10 +229,8 @@ static void uniform_field(void)
     int nn[3] = {12, 10, 8};
     double h[3] = {0.1, 0.12, 0.25}, D[3] = {0.1234, 0.0711, 0.1097};
     grid g;
-    char err[128];
-    grid_init(&g, 3, nn, h, err, sizeof err);
     stencil st;
-    stencil_setup(&st, &g, 2, D);
+    setup_box(&g, &st, 3, nn, h, 2, D);
     float *V = malloc(g.ncells * sizeof *V), *out = malloc(g.ncells * sizeof *out);
     const float levels[] = {-87.3f, 1.7f, 0.0f};
     double w = 0;
