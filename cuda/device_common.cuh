@@ -38,37 +38,41 @@ __device__ __forceinline__ unsigned full_box_flags(int i, int j, int k, const in
     return inner ? 0xFFFFu : box_flags(i, j, k, n);
 }
 
-// The boundary rule of core/engine/stencil_rule.h in each precision.
-__device__ __forceinline__ float axis_rule(float v0, float m1, float p1, float m2, float p2, unsigned f, int order)
+// The boundary rules of core/engine/stencil_rule.h in each precision, from
+// an axis's 4 flag bits: second order's pair rule, fourth order's.
+__device__ __forceinline__ float pair_rule(float v0, float m1, float p1, unsigned f)
 {
-    return stencil_axis_rule_f32(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1, order);
+    return stencil_pair_rule_f32(v0, m1, p1, f & 1, f >> 1 & 1);
 }
-__device__ __forceinline__ double axis_rule(double v0, double m1, double p1, double m2, double p2, unsigned f, int order)
+__device__ __forceinline__ double pair_rule(double v0, double m1, double p1, unsigned f)
 {
-    return stencil_axis_rule_f64(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1, order);
+    return stencil_pair_rule_f64(v0, m1, p1, f & 1, f >> 1 & 1);
 }
-
-// Second difference along one axis from the values around the cell and the
-// 4 flag bits of that axis; neighbours whose flag is 0 are not used.
-template <class T, int ORDER>
-__device__ __forceinline__ T axis_term(T v0, T m1, T p1, T m2, T p2, unsigned f)
+__device__ __forceinline__ float axis_rule(float v0, float m1, float p1, float m2, float p2, unsigned f)
 {
-    const unsigned all = ORDER == 2 ? 0x3u : 0xFu;
-    if ((f & all) == all) {
-        if (ORDER == 2) return p1 + m1 - (T)2 * v0;
-        return (-p2 + (T)16 * p1 - (T)30 * v0 + (T)16 * m1 - m2) * ((T)1 / (T)12);
-    }
-    return axis_rule(v0, m1, p1, m2, p2, f, ORDER);
+    return stencil_axis_rule_f32(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+}
+__device__ __forceinline__ double axis_rule(double v0, double m1, double p1, double m2, double p2, unsigned f)
+{
+    return stencil_axis_rule_f64(v0, m1, p1, m2, p2, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
 }
 
-// Diffusion term of a cell with all neighbours in tissue, from a pointer Vc to
-// the cell in an array with strides (1, sy, sz): the common case, without the
-// flag logic.
-template <class T, int ORDER>
-__device__ __forceinline__ T interior_axis(const T *Vc, int s)
+// Fourth order's second difference along one axis from the values around the
+// cell and the 4 flag bits of that axis; neighbours whose flag is 0 are not
+// used.
+template <class T>
+__device__ __forceinline__ T axis_term4(T v0, T m1, T p1, T m2, T p2, unsigned f)
+{
+    if ((f & 0xFu) == 0xFu) return (-p2 + (T)16 * p1 - (T)30 * v0 + (T)16 * m1 - m2) * ((T)1 / (T)12);
+    return axis_rule(v0, m1, p1, m2, p2, f);
+}
+
+// The same with all neighbours in tissue, from a pointer Vc to the cell and
+// the axis's stride s: the common case, without the flag logic.
+template <class T>
+__device__ __forceinline__ T interior_axis4(const T *Vc, int s)
 {
     const T v0 = Vc[0];
-    if (ORDER == 2) return Vc[s] + Vc[-s] - (T)2 * v0;
     return (-Vc[2 * s] + (T)16 * Vc[s] - (T)30 * v0 + (T)16 * Vc[-s] - Vc[-2 * s]) * ((T)1 / (T)12);
 }
 
@@ -110,19 +114,19 @@ __device__ __forceinline__ void layer_coef(const A &a, int k, T (&cf)[4])
 // sum_a coef_a (m_a + p_a - 2 v0) took two operations more per cell
 // (docs/numerics.md, "Rounding of the diffusion term"). axis_part is an
 // axis's share before the centre: m1 + p1 in second order (a missing
-// neighbour takes v0, stencil_rule.h's rule), the whole second difference in
-// fourth; centre_term then subtracts w v0 in second order.
+// neighbour takes v0: pair_rule), the whole second difference in fourth;
+// centre_term then subtracts w v0 in second order.
 template <class T, int ORDER>
 __device__ __forceinline__ T axis_part(T v0, T m1, T p1, T m2, T p2, unsigned f)
 {
-    if (ORDER == 2) return ((f & 1) ? m1 : v0) + ((f & 2) ? p1 : v0);
-    return axis_term<T, ORDER>(v0, m1, p1, m2, p2, f);
+    if (ORDER == 2) return pair_rule(v0, m1, p1, f);
+    return axis_term4(v0, m1, p1, m2, p2, f);
 }
 template <class T, int ORDER>
 __device__ __forceinline__ T interior_part(const T *Vc, int s)
 {
     if (ORDER == 2) return Vc[s] + Vc[-s];
-    return interior_axis<T, ORDER>(Vc, s);
+    return interior_axis4(Vc, s);
 }
 template <class T, int ORDER>
 __device__ __forceinline__ T centre_term(T sum, const T *coef, T v0)

@@ -25,7 +25,7 @@ static inline real R(stencil_point_phase)(const stencil *st, const grid *g, cons
 }
 
 /* Second order: sum_a coef_a (M_a + P_a) - w v0, w = 2 sum_a coef_a, where
- * a missing neighbour M or P takes v0 (stencil_rule.h's rule); the
+ * a missing neighbour M or P takes v0 (stencil_rule.h's pair rule); the
  * neighbours are summed before the centre, which costs two operations fewer
  * a cell than summing each axis's second difference (docs/numerics.md,
  * "Rounding of the diffusion term"; the GPU kernels' form, centre_term in
@@ -41,9 +41,9 @@ static inline real R(stencil_point_order2)(const grid *g, const real *V, const s
         const ptrdiff_t s = stride[a];
         const int p = x->pos[a];
         const real coef = (real)cf[a];
-        const real m1 = interior || st_in(g, c, p, -1, g->n[a], s) ? V[st_at(x, a, -1, s)] : v0;
-        const real p1 = interior || st_in(g, c, p, 1, g->n[a], s) ? V[st_at(x, a, 1, s)] : v0;
-        sum += coef * (m1 + p1);
+        const int im1 = interior || st_in(g, c, p, -1, g->n[a], s), ip1 = interior || st_in(g, c, p, 1, g->n[a], s);
+        sum += coef * R(stencil_pair_rule)(v0, im1 ? V[st_at(x, a, -1, s)] : 0, ip1 ? V[st_at(x, a, 1, s)] : 0, im1,
+                                           ip1);
         w += coef;
     }
     return sum - (2 * w) * v0;
@@ -62,22 +62,22 @@ static inline real R(stencil_point_at)(const stencil *st, const grid *g, const r
     /* an ensemble whose members' D differ: the member's (its layer's) coefficients */
     const double *cf = st->mcoef ? st->mcoef + 3 * (size_t)x->pos[st->maxis] : st->coef;
     if (st->order == 2) return R(stencil_point_order2)(g, V, x, cf, interior);
+    /* fourth order: the sum of the axes' five-point second differences */
     for (int a = 0; a < g->dim; a++) {
         const ptrdiff_t s = stride[a];
         const int p = x->pos[a];
         const real coef = (real)cf[a];
         if (interior) {
-            real m2 = r > 1 ? V[st_at(x, a, -2, s)] : 0, p2 = r > 1 ? V[st_at(x, a, 2, s)] : 0;
-            sum += coef * R(stencil_axis_interior)(v0, V[st_at(x, a, -1, s)], V[st_at(x, a, 1, s)], m2, p2,
-                                                   st->order);
+            sum += coef * R(stencil_axis_interior)(v0, V[st_at(x, a, -1, s)], V[st_at(x, a, 1, s)],
+                                                   V[st_at(x, a, -2, s)], V[st_at(x, a, 2, s)]);
             continue;
         }
         int im1 = st_in(g, c, p, -1, g->n[a], s), ip1 = st_in(g, c, p, 1, g->n[a], s);
-        int im2 = r > 1 && im1 && st_in(g, c, p, -2, g->n[a], s);
-        int ip2 = r > 1 && ip1 && st_in(g, c, p, 2, g->n[a], s);
+        int im2 = im1 && st_in(g, c, p, -2, g->n[a], s);
+        int ip2 = ip1 && st_in(g, c, p, 2, g->n[a], s);
         sum += coef * R(stencil_axis_rule)(v0, im1 ? V[st_at(x, a, -1, s)] : 0, ip1 ? V[st_at(x, a, 1, s)] : 0,
                                            im2 ? V[st_at(x, a, -2, s)] : 0, ip2 ? V[st_at(x, a, 2, s)] : 0,
-                                           im1, ip1, im2, ip2, st->order);
+                                           im1, ip1, im2, ip2);
     }
     return sum;
 }
