@@ -48,7 +48,9 @@ for _, path in ipairs(inputs) do
   w("Columns: time per step (median of the repetitions after a warm-up, CUDA events); cells updated per")
   w("second; effective bandwidth at the bytes one step must move (every state variable read and written")
   w("once: 16 B/cell for a two-variable model in fp32); its share of the copy bandwidth; the time for")
-  w("1 s of activity (20,000 steps of 0.05 ms) against real time (1.0 s); and the accuracy of each layout")
+  w("1 s of activity (20,000 steps of 0.05 ms) against real time (1.0 s); the byte floor, the time a step")
+  w("takes at the copy bandwidth when every state is read and written once a kernel (layouts with K steps")
+  w("a kernel move 1/K of a step's bytes), and the step's time as a multiple of it; and the accuracy of each layout")
   w("against the one-step-per-kernel (naive) run of the same precision after 2,000 steps: max |dV| over")
   w("the whole field and max |dT| of activation times along a probed line.")
   w("")
@@ -61,12 +63,15 @@ for _, path in ipairs(inputs) do
       w("")
       if paper[case] then w("Published: " .. paper[case] .. ".") w("") end
       if notes[case] then w("Case: " .. notes[case] .. ".") w("") end
-      w("| layout | K | block | runs | ms/step | Gcells/s | GB/s | % of copy | 1 s of activity | max abs dV | max abs dT (ms) |")
-      w("|---|---|---|---|---|---|---|---|---|---|---|")
+      w("| layout | K | block | runs | ms/step | Gcells/s | GB/s | % of copy | 1 s of activity | byte floor (ms/step) "
+        .. "| x floor | max abs dV | max abs dT (ms) |")
+      w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     end
-    w(("| %s | %s | %s | %s | %.4f | %.1f | %.0f | %.0f%% | %.2f s | %.1e | %.1e |"):format(
+    -- the step's bytes over the copy bandwidth (GB/s), in ms; K steps a kernel move 1/K of them
+    local floor = r.bytes_per_step / math.max(tonumber(r.tsteps) or 1, 1) / (r.copy_bw * 1e6)
+    w(("| %s | %s | %s | %s | %.4f | %.1f | %.0f | %.0f%% | %.2f s | %.4f | %.2f | %.1e | %.1e |"):format(
       r.layout, r.tsteps, r.block, r.runs, r.ms_per_step, r.cells_per_s / 1e9, r.gbs, r.pct_copy, r.act_1s,
-      r.max_dv, r.max_dt))
+      floor, r.ms_per_step / floor, r.max_dv, r.max_dt))
   end
   w("")
 end
