@@ -29,7 +29,11 @@
 // cell's other states wait one iteration per level. The input plane stored
 // at an iteration was loaded into registers during the previous one, behind
 // its arithmetic (docs/gpu-notebook.md, item 15: the skew of 2 this replaced needed 4
-// planes per level and twice the registers for the other states).
+// planes per level and twice the registers for the other states). In fp32
+// with K >= 2 (tplane_async) V's input planes are instead copied into level
+// 0's ring by cp.async, two planes ahead, into a fourth slot: the registers
+// that held the next plane are free, which took the spills out of the
+// 64-register kernels (item 56).
 //
 // The barrier is split (an mbarrier): a thread arrives when it has written
 // its planes of levels 0..K-1 and waits at the start of the next iteration,
@@ -97,6 +101,20 @@ __device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity)
                      : "memory");
 }
 
+// The input plane's V copied straight into level 0's ring (cp.async: no
+// register holds it on the way). A thread commits one group of copies a
+// plane and waits for its own groups; its arrival at the barrier then
+// publishes the plane to the block.
+template <class T>
+__device__ __forceinline__ void copy_async(unsigned dst, const T *src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(sizeof(T)) : "memory");
+}
+__device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most N of the thread's groups are still in flight.
+template <int N>
+__device__ __forceinline__ void copy_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
 // The planes [x, y) of the chunk of the blocks of row i along z.
 __device__ __forceinline__ int2 tplane_chunk(const tplane_geom &g, int i)
 {
@@ -151,6 +169,8 @@ template <class M, class T, bool MASKED, bool FOLD, bool LABELS, int K, int CPT,
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
+    constexpr bool AS = tplane_async(K, (int)sizeof(T));   // V's input planes by cp.async
+    constexpr int A0 = AS ? 1 : 0;                         // level 0's fourth slot, ahead of the other rings
     extern __shared__ unsigned char smem_raw[];
     const int W = g.W, TY = g.TY;
     const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
@@ -199,17 +219,35 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
 
-    T vst[CPT];                 // V of the next input plane, loaded an iteration ahead
+    T vst[AS ? 1 : CPT];        // V of the next input plane, loaded an iteration ahead (not AS)
     T oq[K][CPT][NOQ];          // level l's other states of the plane it computed an iteration ago
     const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);            // input planes
     const int zo0 = max(0, z0 - (K - 1)), zo1 = min(nz, z1 + K - 1);    // level 1's planes
+    // AS: level 0's ring has 4 slots (plane p in slot p mod 4), filled two
+    // planes ahead
+    auto slot0 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x; };
+    const unsigned ring_sa = smem_addr(ring);
     auto load_v = [&](int zv) {
         if (zv < zin0 || zv >= zin1) return;
+        if constexpr (AS) {
+            const unsigned d = ring_sa + (unsigned)slot0(zv) * (unsigned)sizeof(T);
 #pragma unroll
-        for (int k = 0; k < CPT; k++)
-            if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
+            for (int k = 0; k < CPT; k++)
+                if ((unsigned)(info >> (5 * k)) & 8)
+                    copy_async(d + (unsigned)(k * kstride) * (unsigned)sizeof(T),
+                               a.in[VI] + ((size_t)zv * sz + col0 + (size_t)k * rstride));
+        } else {
+#pragma unroll
+            for (int k = 0; k < CPT; k++)
+                if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
+        }
     };
     load_v(z0 - K);
+    if constexpr (AS) {   // a group per plane, so that a wait can leave the newest in flight
+        copy_commit();
+        load_v(z0 - K + 1);
+        copy_commit();
+    }
     // shared offsets (elements from ring, with the thread's own cell) of the
     // slots holding planes z, z - 1 and z - 2 of every level's ring, rotated
     // every iteration (plane z + 1 takes the slot of z - 2)
@@ -222,7 +260,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     }
     // level K-1's ring (read by the last level after the thread's arrival)
     // has a fourth slot: plane p in slot p mod 4
-    auto slot4 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x + (K - 1) * RING * ps; };
+    auto slot4 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x + ((K - 1) * RING + A0) * ps; };
     if (threadIdx.x == 0) bar_init(bar, blockDim.x);
     __syncthreads();
     const int zlast = z1 - 1 + K;
@@ -230,15 +268,23 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         // the planes of the previous iteration written, the slots it read free
         if (z > z0 - K) bar_wait(bar, (unsigned)(z - z0 + K - 1) & 1u);
         // level 0: the input plane z, loaded during the previous iteration
+        // (AS: copied during the two before)
         T fresh[CPT];                 // level l-1's V of plane z - l + 1, computed this iteration
         T carry[CPT][NOQ];            // and its other states
-        const int s0 = K == 1 ? slot4(z) : sl[0];
+        if constexpr (AS) {
+            copy_wait<1>();           // this thread's copies of plane z; those of z + 1 may be in flight
+            const int s0 = slot0(z);
 #pragma unroll
-        for (int k = 0; k < CPT; k++) {
-            fresh[k] = vst[k];
-            ring[s0 + k * kstride] = vst[k];
+            for (int k = 0; k < CPT; k++) fresh[k] = ring[s0 + k * kstride];
+        } else {
+            const int s0 = K == 1 ? slot4(z) : sl[0];
+#pragma unroll
+            for (int k = 0; k < CPT; k++) {
+                fresh[k] = vst[k];
+                ring[s0 + k * kstride] = vst[k];
+            }
+            if (z < zlast) load_v(z + 1);
         }
-        if (z < zlast) load_v(z + 1);
         // levels bottom up: level l computes plane z - l
 #pragma unroll
         for (int l = 1; l <= K; l++) {
@@ -250,9 +296,11 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // shared offsets of the thread's first cell: level l-1's
                 // planes pz (centre, x and y neighbours) and pz - 1, level
                 // l's plane pz
-                const int oc = l == K ? slot4(pz) : sl[l % RING] + (l - 1) * RING * ps;
-                const int om = l == K ? slot4(pz - 1) : sl[(l + 1) % RING] + (l - 1) * RING * ps;
-                const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + l * RING * ps;
+                const int oc = l == K ? slot4(pz) : AS && l == 1 ? slot0(pz) : sl[l % RING] + ((l - 1) * RING + A0) * ps;
+                const int om = l == K       ? slot4(pz - 1)
+                               : AS && l == 1 ? slot0(pz - 1)
+                                              : sl[(l + 1) % RING] + ((l - 1) * RING + A0) * ps;
+                const int od = l == K - 1 ? slot4(pz) : sl[l % RING] + (l * RING + A0) * ps;
                 const size_t zoff = (size_t)pz * sz + col0;
                 const bool zlo = pz == 0, zhi = pz == nz - 1;
                 // the plane's: an ensemble's member may have its own D (MC);
@@ -360,6 +408,14 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
             // place takes plane pz + 1 (level 1: the input's, whose load the
             // levels above and the next iteration's start hide)
             if (l == 1) {
+                // AS: plane z + 2 takes the slot of plane z - 2, whose last
+                // reader was this thread's level 1 above (as its cells' z -
+                // 1 neighbours; as a centre plane, the block's level 1 of the
+                // previous iteration, before the barrier this thread passed)
+                if constexpr (AS) {
+                    if (z + 2 <= zlast) load_v(z + 2);
+                    copy_commit();
+                }
                 if (z >= zo0 && z < zo1) {
 #pragma unroll
                     for (int k = 0; k < CPT; k++) {
@@ -391,15 +447,17 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         sl[1] = sl[0];
         sl[0] = s2;
     }
+    if constexpr (AS) copy_wait<0>();   // no copy may land after the block has left
     if (g.sig && (int)blockIdx.z < g.nf) tplane_signal_face(g.sig, g.flo && blockIdx.z == 0 ? 0 : 1);
 }
 
 // Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
-// (the last of 4), and a guard of a row and a cell at each end for the
+// (the last of 4, and level 0's too with tplane_async), and a guard of a row and a cell at each end for the
 // neighbour reads of edge cells (whose values those cells' selects discard).
 size_t smem_bytes(int W, int TY, int K, size_t esize)
 {
-    return BAR_BYTES + ((size_t)(K * RING + 1) * W * TY + 2 * (size_t)(W + 1)) * esize;
+    const size_t planes = K * RING + 1 + (tplane_async(K, (int)esize) ? 1 : 0);
+    return BAR_BYTES + (planes * W * TY + 2 * (size_t)(W + 1)) * esize;
 }
 
 struct tplane_launch {

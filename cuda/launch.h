@@ -153,12 +153,19 @@ void launch_block(const launch_ctx &ctx);
 void launch_tplane(const launch_ctx &ctx);
 // Cells each thread of the tblock layout holds along x (a tile is that many times blockDim.x wide).
 int tblock_cells_per_thread();
+// Whether tplane's input plane V goes straight into shared memory by
+// cp.async (fp32, K >= 2): its level-0 ring then has a fourth slot, and the
+// thread holds no registers for the next plane's V (docs/gpu-notebook.md,
+// item 56). fp64 keeps the loads into registers: its 512-thread kernels did
+// not spill, and the copies were not measured there.
+__host__ __device__ constexpr bool tplane_async(int K, int esize) { return K >= 2 && esize == 4; }
 // tplane (cuda/kernels_tplane.cuh): the rows of its tile each thread holds.
 // A block of exactly 512 threads has 128 registers a thread (one block per
 // SM), any other shape up to 1024 threads 64; the rows are limited by the
-// shared memory of 3K + 1 planes (K rings of 3 planes, the last of 4; about
-// 200 KB for the block) and by the registers that carry a cell's states
-// through the levels (V of the next input plane, one plane of other states
+// shared memory of 3K + 1 planes (K rings of 3 planes, the last of 4, and
+// level 0's of 4 with tplane_async; about 200 KB for the block) and by the
+// registers that carry a cell's states through the levels (V of the next
+// input plane without tplane_async, one plane of other states
 // per level, and the V and other states a level hands to the next within an
 // iteration). The register budgets (bytes a thread may give its cells'
 // states) are where ptxas spilled little in the measured cases: with
