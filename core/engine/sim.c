@@ -731,7 +731,11 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
     /* steps queued between checks; grows to ~0.1 s of work and is kept for
      * the next call, so that runs in short slices (sim:start) do not check
      * after 1, 2, 4, ... steps each time */
-    long chunk = s->chunk > 0 ? s->chunk : 1;
+    /* ... and a multiple of the steps a kernel takes (tsteps, K), so that a
+     * check leaves no shorter kernel behind: on tplane a launch of 1 step
+     * costs about what one of 3 does (docs/gpu-notebook.md, item 56) */
+    const long unit = s->tsteps > 1 ? s->tsteps : 1;
+    long chunk = s->chunk > 0 ? s->chunk : unit;
     long since_check = 0;
     int rc = 0;
     while (s->nstep - start < nsteps) {
@@ -753,7 +757,7 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
             par_max_doubles(v, 2);
             if (v[1]) { rc = 1; break; }
             if (v[0] < 0.05 && chunk < (1L << 20)) chunk *= 2;
-            else if (v[0] > 0.2 && chunk > 1) chunk /= 2;
+            else if (v[0] > 0.2 && chunk > unit) chunk /= 2;
             last_check = now;
             since_check = 0;
             if (prog && now - last_report > 0.25) {

@@ -135,7 +135,7 @@ struct sim {
     long nstep;                 /* steps taken; t = t0 + nstep dt */
     double t0;
     double run_rest;            /* ms that sim_steps_for left over, |run_rest| <= dt/2 */
-    long chunk;                 /* steps between sim_advance's checks, kept from call to call (0: 1) */
+    long chunk;                 /* steps between sim_advance's checks, kept from call to call (0: tsteps or 1) */
     stimulus *stims; size_t nstims;
     clamp *clamps; size_t nclamps;   /* core/interventions/clamp.h */
     multiscale *ms;             /* calcium release units of multiscale models (core/multiscale/multiscale.h), or NULL */
