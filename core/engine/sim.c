@@ -733,7 +733,7 @@ int sim_advance(sim *s, long nsteps, volatile int *interrupt, progress_fn prog, 
      * after 1, 2, 4, ... steps each time */
     /* ... and a multiple of the steps a kernel takes (tsteps, K), so that a
      * check leaves no shorter kernel behind: on tplane a launch of 1 step
-     * costs about what one of 3 does (docs/gpu-notebook.md, item 56) */
+     * costs about what one of 3 does (docs/gpu-notebook.md, item 57) */
     const long unit = s->tsteps > 1 ? s->tsteps : 1;
     long chunk = s->chunk > 0 ? s->chunk : unit;
     long since_check = 0;
