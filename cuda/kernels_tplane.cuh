@@ -452,8 +452,9 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 }
 
 // Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
-// (the last of 4, and level 0's too with tplane_async), and a guard of a row and a cell at each end for the
-// neighbour reads of edge cells (whose values those cells' selects discard).
+// (the last of 4, and level 0's too with tplane_async), and a guard of a row
+// and a cell at each end for the neighbour reads of edge cells (whose values
+// those cells' selects discard).
 size_t smem_bytes(int W, int TY, int K, size_t esize)
 {
     const size_t planes = K * RING + 1 + (tplane_async(K, (int)esize) ? 1 : 0);
