@@ -500,6 +500,7 @@ static void cuda_step(sim *s, long nsteps)
             done += k;
             continue;
         }
+        c.follow = 1;
         launch_layout(cd->layout, c);
         for (int v = 0; v < ns; v++)
             if (cd->next[v] != cd->state[v] || v == vi) std::swap(cd->state[v], cd->next[v]);

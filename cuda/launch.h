@@ -138,6 +138,11 @@ struct launch_ctx {
     // done in this launch). Null: none.
     unsigned *face_signal;
     int faces, face_width;
+    // The launch may start its blocks while the kernel before it in the
+    // stream finishes (tplane: a programmatic dependent launch; its threads
+    // wait for that kernel before they touch the state). Set by the one-GPU
+    // step, where nothing else runs between two launches; 0 under mpirun.
+    int follow;
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
     size_t qlo, qhi;                  // blockDS: the storage indices to update, [qlo, qhi)
