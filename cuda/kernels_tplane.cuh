@@ -243,13 +243,14 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
         }
     };
 #if __CUDA_ARCH__ >= 900
-    // A programmatic dependent launch (launch_ctx::follow): the next launch's
-    // blocks may take an SM as soon as this block leaves it, and run the
-    // lines above while the last blocks of this launch finish; this launch's
-    // threads wait here, before their first access to the state, until the
-    // launch before it has finished and its writes are visible. Where the
-    // launch was not made so, the wait returns at once (docs/gpu-notebook.md,
-    // item 60: about 4 us a launch, 2.7% of a 256^3 step).
+    // A programmatic dependent launch (launch_ctx::follow): the blocks of the
+    // launch after this one may take an SM as soon as one of this launch's
+    // blocks leaves it, and set up (the lines above) while this launch's last
+    // blocks finish. So every launch's threads wait here, before their first
+    // access to the state, until the launch before theirs has finished and
+    // its writes are visible; where the launch was not made so, the wait
+    // returns at once (docs/gpu-notebook.md, item 60: about 4 us a launch,
+    // 2.7% of a 256^3 step).
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif

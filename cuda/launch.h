@@ -140,8 +140,10 @@ struct launch_ctx {
     int faces, face_width;
     // The launch may start its blocks while the kernel before it in the
     // stream finishes (tplane: a programmatic dependent launch; its threads
-    // wait for that kernel before they touch the state). Set by the one-GPU
-    // step, where nothing else runs between two launches; 0 under mpirun.
+    // wait for that kernel before they touch the state, and a kernel that
+    // does not let its dependents start early is waited for whole). Set by
+    // the one-GPU step; 0 under mpirun, where copies, other streams' events
+    // and the exchange's kernels come between two launches.
     int follow;
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
