@@ -469,7 +469,8 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 // those cells' selects discard).
 size_t smem_bytes(int W, int TY, int K, size_t esize)
 {
-    const size_t planes = K * RING + 1 + (tplane_async(K, (int)esize) ? 1 : 0);
+    static_assert(RING == 3, "tplane_planes counts rings of 3 planes");
+    const size_t planes = tplane_planes(K, (int)esize);
     return BAR_BYTES + (planes * W * TY + 2 * (size_t)(W + 1)) * esize;
 }
 

@@ -166,6 +166,9 @@ int tblock_cells_per_thread();
 // item 56). fp64 keeps the loads into registers: its 512-thread kernels did
 // not spill, and the copies were not measured there.
 __host__ __device__ constexpr bool tplane_async(int K, int esize) { return K >= 2 && esize == 4; }
+// The planes of a tplane block's shared memory: K rings of 3, a fourth for
+// level K-1's ring, and a fourth for level 0's with tplane_async.
+constexpr int tplane_planes(int K, int esize) { return 3 * K + 1 + (tplane_async(K, esize) ? 1 : 0); }
 // tplane (cuda/kernels_tplane.cuh): the rows of its tile each thread holds.
 // A block of exactly 512 threads has 128 registers a thread (one block per
 // SM), any other shape up to 1024 threads 64; the rows are limited by the

@@ -211,7 +211,7 @@ int check_tplane_block(const sim *s, const int n[3], int bx, int by, char *err, 
     else if (smem > smem_limit())
         snprintf(err, errlen, "layout 'tplane': block = {%d, %d} makes tiles of %d x %d cells, whose %d planes need "
                  "%zu bytes of shared memory; the GPU has %zu per block", bx, by, bx, rows,
-                 3 * K + 1 + (tplane_async(K, esize) ? 1 : 0), smem, smem_limit());
+                 tplane_planes(K, esize), smem, smem_limit());
     else if ((n[0] > bx && bx <= 2 * K) || (n[1] > rows && rows <= 2 * K))
         snprintf(err, errlen, "layout 'tplane' with tsteps = %d needs tiles of more than %d cells each way "
                  "(block = {%d, %d} makes %d x %d)", K, 2 * K, bx, by, bx, rows);
