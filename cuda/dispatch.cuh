@@ -18,6 +18,7 @@
 #define CARDIAC_CUDA_DISPATCH_CUH
 #include <type_traits>
 #include "device_common.cuh"
+#include "follow_launch.cuh"
 
 // Layouts that step ensembles whose members' D differ declare
 // `static constexpr bool members = true` and run_members<M, T, ORDER, MASKED,

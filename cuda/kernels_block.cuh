@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     constexpr bool SHARED = block_state_shared<M, T>();
     constexpr bool QUIET = MR >= 3;
     extern __shared__ __align__(16) unsigned char block_state[];
+    follow_previous_launch();   // cuda/follow_launch.cuh
     const size_t q = qlo + blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (q >= qhi) return;
     const T *V = a.in[VI];
@@ -237,7 +238,8 @@ struct block_launch {
         if (c.qhi <= c.qlo) return;
         const int threads = c.bx > 0 ? c.bx * c.by : fitted;   // block = {bx, by} overrides (cuda_init checks it)
         const size_t nblk = (c.qhi - c.qlo + threads - 1) / threads;
-        kernel<<<(unsigned)nblk, threads, threads * state_bytes, c.stream>>>(make_args<M, T>(c), c.qlo, c.qhi);
+        launch_following(kernel, dim3((unsigned)nblk), dim3(threads), threads * state_bytes, c.stream, c.follow,
+                         make_args<M, T>(c), c.qlo, c.qhi);
     }
 };
 

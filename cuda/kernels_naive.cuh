@@ -109,6 +109,7 @@ __global__ void __launch_bounds__(block_kernel_max_threads(M::nstate, sizeof(T))
     constexpr bool SHARED = step_state_shared(M::nstate, sizeof(T));
     static_assert(!SHARED || ZC == 1, "naive: the state in shared memory holds one cell a thread");
     extern __shared__ __align__(16) unsigned char naive_state[];
+    follow_previous_launch();   // cuda/follow_launch.cuh
     // the box [lo, hi) of the view: all of it, or (split over ranks) the
     // boundary layers and the interior in separate launches
     const int i = a.lo[0] + blockIdx.x * blockDim.x + threadIdx.x;
@@ -195,7 +196,7 @@ struct naive_launch {
         static const bool sized = state_bytes &&
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(most * state_bytes)) == cudaSuccess;
         (void)sized;
-        kernel<<<grid, block, (size_t)c.bx * c.by * state_bytes, c.stream>>>(make_args<M, T>(c));
+        launch_following(kernel, grid, block, (size_t)c.bx * c.by * state_bytes, c.stream, c.follow, make_args<M, T>(c));
     }
 };
 

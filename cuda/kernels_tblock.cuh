@@ -239,6 +239,9 @@ struct tblock_launch {
         }
         const int zc = z_chunk(c.n[2], tx * ty, blocks_wanted(c.bx * c.by), 8 * K * R);
         dim3 block(c.bx, c.by), grid(tx, ty, (c.n[2] + zc - 1) / zc);
+        // not a programmatic dependent launch (cuda/follow_launch.cuh): made
+        // one, Aliev-Panfilov on 1024^2 ran twice as long a step
+        // (docs/gpu-notebook.md, item 62)
         kernel<<<grid, block, smem, c.stream>>>(make_args<M, T>(c), zc);
     }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>

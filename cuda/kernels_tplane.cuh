@@ -242,18 +242,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
         }
     };
-#if __CUDA_ARCH__ >= 900
-    // A programmatic dependent launch (launch_ctx::follow): the blocks of the
-    // launch after this one may take an SM as soon as one of this launch's
-    // blocks leaves it, and set up (the lines above) while this launch's last
-    // blocks finish. So every launch's threads wait here, before their first
-    // access to the state, until the launch before theirs has finished and
-    // its writes are visible; where the launch was not made so, the wait
-    // returns at once (docs/gpu-notebook.md, item 60: about 4 us a launch,
-    // 2.7% of a 256^3 step).
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    // A programmatic dependent launch (cuda/follow_launch.cuh): the lines
+    // above, the set-up, run while the launch before this one finishes
+    // (docs/gpu-notebook.md, item 60: 2.7% of a 256^3 step)
+    follow_previous_launch();
     load_v(z0 - K);
     if constexpr (AS) {   // a group per plane, so that a wait can leave the newest in flight
         copy_commit();
@@ -527,17 +519,7 @@ struct tplane_launch {
         g.nf = g.sig ? g.flo + ((c.faces & 2) ? 1 : 0) : 0;
         g.fw = c.face_width;
         dim3 grid(tiles_x, tiles_y, plan_chunks(g, tiles_x * tiles_y, (long)sms * per_sm, K));
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = grid;
-        cfg.blockDim = dim3(g.W * g.RP);
-        cfg.dynamicSmemBytes = smem;
-        cfg.stream = c.stream;
-        cudaLaunchAttribute follow;
-        follow.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        follow.val.programmaticStreamSerializationAllowed = 1;
-        cfg.attrs = &follow;
-        cfg.numAttrs = c.follow && !g.sig ? 1 : 0;
-        cudaLaunchKernelEx(&cfg, kernel, make_args<M, T>(c), g);
+        launch_following(kernel, grid, dim3(g.W * g.RP), smem, c.stream, c.follow && !g.sig, make_args<M, T>(c), g);
     }
     // the steps per kernel the launch asks for, with (MC) or without the
     // coefficients per layer of an ensemble
