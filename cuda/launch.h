@@ -139,11 +139,12 @@ struct launch_ctx {
     unsigned *face_signal;
     int faces, face_width;
     // The launch may start its blocks while the kernel before it in the
-    // stream finishes (tplane: a programmatic dependent launch; its threads
-    // wait for that kernel before they touch the state, and a kernel that
-    // does not let its dependents start early is waited for whole). Set by
-    // the one-GPU step; 0 under mpirun, where copies, other streams' events
-    // and the exchange's kernels come between two launches.
+    // stream finishes (tplane, naive and block: a programmatic dependent
+    // launch, cuda/follow_launch.cuh; its threads wait for that kernel before
+    // they touch the state, and a kernel that does not let its dependents
+    // start early is waited for whole). Set by the one-GPU step; 0 under
+    // mpirun, where copies, other streams' events and the exchange's kernels
+    // come between two launches.
     int follow;
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
