@@ -23,8 +23,23 @@ __device__ __forceinline__ void follow_previous_launch()
 #endif
 }
 
+// Whether the kernel waits (follow_previous_launch): compiled for compute
+// capability 9.0 or above, which the launch's attribute needs too. A build
+// for an earlier GPU (CMAKE_CUDA_ARCHITECTURES), or its PTX compiled for a
+// later one by the driver, gets plain launches. Asked once: every kernel of
+// a build is compiled for the same architectures.
+template <class K>
+bool follow_supported(K kernel)
+{
+    static const bool yes = [kernel] {
+        cudaFuncAttributes fa;
+        return cudaFuncGetAttributes(&fa, kernel) == cudaSuccess && fa.ptxVersion >= 90;
+    }();
+    return yes;
+}
+
 // kernel<<<grid, block, smem, stream>>>(args...), made a programmatic
-// dependent launch where follow is set.
+// dependent launch where follow is set and the GPU supports it.
 template <class... P, class... A>
 void launch_following(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream, bool follow,
                       A &&...args)
@@ -38,7 +53,7 @@ void launch_following(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, 
     at.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     at.val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = &at;
-    cfg.numAttrs = follow ? 1 : 0;
+    cfg.numAttrs = follow && follow_supported(kernel) ? 1 : 0;
     cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);
 }
 
