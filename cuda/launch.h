@@ -173,7 +173,7 @@ constexpr int tplane_planes(int K, int esize) { return 3 * K + 1 + (tplane_async
 // tplane (cuda/kernels_tplane.cuh): the rows of its tile each thread holds.
 // A block of exactly 512 threads has 128 registers a thread (one block per
 // SM), any other shape up to 1024 threads 64; the rows are limited by the
-// shared memory of 3K + 1 planes (K rings of 3 planes, the last of 4, and
+// shared memory of tplane_planes (K rings of 3 planes, the last of 4, and
 // level 0's of 4 with tplane_async; about 200 KB for the block) and by the
 // registers that carry a cell's states through the levels (V of the next
 // input plane without tplane_async, one plane of other states
