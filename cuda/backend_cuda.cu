@@ -454,6 +454,15 @@ static const double *member_coefs(sim *s, const int n[3], const int axis_of[3])
     return cd->mcoef;
 }
 
+// Cells with parameter sets of their own need the general kernels.
+bool params_folded(const sim *s)
+{
+    if (s->plabel) return false;
+    for (int q = 0; q < s->m.def->nparam; q++)
+        if (s->m.p[q] != s->m.def->params[q].value) return false;
+    return true;
+}
+
 // Launch fields that may change between calls: D, dt, parameters, stimulus.
 static launch_ctx current_ctx(sim *s)
 {
@@ -464,8 +473,7 @@ static launch_ctx current_ctx(sim *s)
     for (int a = 0; a < 3; a++) c.coef[a] = axis_of[a] >= 0 ? s->st.coef[axis_of[a]] : 0.0;
     c.mcoef = member_coefs(s, n, axis_of);
     c.dt = s->dt;
-    c.fold = !c.plabel;   // cells with sets of their own need the general kernels
-    for (int q = 0; q < s->m.def->nparam; q++) c.fold &= s->m.p[q] == s->m.def->params[q].value;
+    c.fold = params_folded(s);
     model_step_params(s->m.def, s->m.p, c.p);   // and the slots derived from them
     c.istim = cd->stim_any ? cd->istim : nullptr;
     return c;

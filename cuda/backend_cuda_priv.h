@@ -110,6 +110,10 @@ int layout_refusal(const sim *s, char *err, size_t errlen);
 int pick_layout(const sim *s);
 // Steps per kernel by default for a temporal layout on grid g.
 int default_tsteps(const sim *s, const grid *g, int layout);
+// Whether every parameter of s's model is at its default and no cell has a
+// parameter set of its own: the launches then run the kernels with the
+// defaults folded in at compile time (current_ctx), else the general ones.
+bool params_folded(const sim *s);
 // Ghost layers per shared face the layout needs over nranks ranks (backend_ops.ghost_layers).
 int cuda_ghost_layers(const sim *s, const grid *g, int nranks);
 // The thread block of a layout on view n, in threads.

@@ -63,13 +63,27 @@ int layout_refusal(const sim *s, char *err, size_t errlen)
     return -1;
 }
 
+// fp32 sheets on which tblock beats naive (H100, Karma and Aliev-Panfilov,
+// square and oblong sheets; docs/gpu-notebook.md, item 65): from about 3 M
+// cells with the parameters folded in (1448^2: tblock 25% slower; 1782^2, K =
+// 3: 1-6% faster), from about 5 M with the general kernels (2048^2, K = 2:
+// 3-9% slower; 2304^2: even to 4% faster; 2508^2: 17-21% faster). Below,
+// naive's two copies of the state fit the 50 MB L2, and tblock's tiles (250
+// cells wide at K = 3, chunks of at least 8K rows) fill too few SMs
+// (Aliev-Panfilov 1024^2: naive 0.0069 ms a step, tblock 0.0123).
+static bool sheet_tblock(const sim *s, const int n[3])
+{
+    const double cells = (double)n[0] * n[1] * n[2];
+    return cells >= (params_folded(s) ? 3e6 : 5e6);
+}
+
 // The layout the script did not choose: the fastest measured for the grid.
 static int default_layout(const sim *s, const grid *g)
 {
     // Default: the fastest layout measured on the H100 (docs/performance.md).
-    // fp32 sheets (2D grids, view y = 1): temporal blocking, which moves a
-    // third of the bytes per step and whose tiles are long rows with little
-    // halo. Volumes of the two-state models without a mask: temporal
+    // Large fp32 sheets (2D grids, view y = 1; sheet_tblock): temporal
+    // blocking, which moves a third of the bytes per step and whose tiles are
+    // long rows with little halo. Volumes of the two-state models without a mask: temporal
     // blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
     // faster than naive on the H100 in fp32; in fp64, tiles up to 256 cells
     // wide, 256^3 1.26x). Masked volumes (hearts: naive skips the warps
@@ -79,7 +93,7 @@ static int default_layout(const sim *s, const grid *g)
     make_view(g, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
     if (!small || g->phi || n[2] == 1) return LAYOUT_NAIVE;
-    if (n[1] == 1) return s->fp64 ? LAYOUT_NAIVE : LAYOUT_TBLOCK;
+    if (n[1] == 1) return !s->fp64 && sheet_tblock(s, n) ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
     if (s->fp64 && n[0] > 256) return LAYOUT_NAIVE;
     return s->order == 2 && g->ntissue == g->ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
@@ -110,7 +124,12 @@ static bool tplane_narrow_tiles(const sim *s, const int n[3])
     return !s->fp64 && n[0] > 256 && n[1] >= 64;
 }
 
-// Steps per kernel by default: 3; tplane tiles spanning more than 256 cells
+// Steps per kernel by default: 3, but 2 for tblock's general kernels (the
+// parameters off their defaults at the start), whose K = 3 variants spill
+// (ptxas: 48 bytes a thread for Aliev-Panfilov, 28 for Karma) and ran 10-20%
+// slower than K = 2 (Aliev-Panfilov 4096^2: 0.0936 against 0.0828 ms a step;
+// Karma 256^3: 0.1444 against 0.1389; docs/gpu-notebook.md, item 65). tplane
+// tiles spanning more than 256 cells
 // hold too few rows for 3 levels in shared memory (Karma 512^3 on the H100:
 // K = 2 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells;
 // docs/performance.md), and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3
@@ -119,6 +138,7 @@ int default_tsteps(const sim *s, const grid *g, int layout)
 {
     int n[3], axis_of[3];
     make_view(g, n, axis_of);
+    if (layout == LAYOUT_TBLOCK) return params_folded(s) ? 3 : 2;
     if (layout != LAYOUT_TPLANE || tplane_narrow_tiles(s, n)) return 3;
     return n[0] > 256 || s->fp64 ? 2 : 3;
 }

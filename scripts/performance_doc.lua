@@ -417,6 +417,19 @@ csv_section("docs/data/ensemble-speed-h200.csv", "Ensembles: 64 sheets together 
     return ("| %d | %d^2 | %d | %.2f | %.3f | %.1fx | %.1f | %.0f | %.0f%% | %s |"):format(r.members, r.n, r.ms,
       r.sequential_s, r.ensemble_s, r.speedup, r.gcell_steps_per_s, r.GB_per_s, 100 * r.copy_fraction, r.equal)
   end)
+csv_section("docs/data/ensemble-speed-h100.csv", "Ensembles against sheets alone on the default layouts (one H100)",
+  "The command above on an H100 80GB HBM3 (2026-11-27), with the build whose fp32 sheets of fewer than 3 M cells "
+    .. "default to naive (docs/gpu-notebook.md, item 65; first row), and with the build before it, whose sheets "
+    .. "alone ran tblock (second row). The ensemble runs tplane in both. A sheet alone of 256 x 256 cells takes "
+    .. "3.1 us a step on naive against 12.0 us on tblock, so the ensemble's gain over running the sheets one after "
+    .. "another is 9.4x where it was 35.8x.",
+  {"members", "sheet", "ms each", "alone on", "one after another (s)", "together (s)", "throughput",
+   "G cell-steps/s", "GB/s", "%copy", "equal"},
+  function(r)
+    return ("| %d | %d^2 | %d | %s | %.2f | %.3f | %.1fx | %.1f | %.0f | %.0f%% | %s |"):format(r.members, r.n, r.ms,
+      r.layout_alone, r.sequential_s, r.ensemble_s, r.speedup, r.gcell_steps_per_s, r.GB_per_s, 100 * r.copy_fraction,
+      r.equal)
+  end)
 csv_section("docs/data/ensemble-ranks-h200x2.csv", "Ensembles over ranks: 64 sheets on one H200, 128 on two",
   "`cardiac protocols/ensemble_speed.lua members=64 alone=no backend=cuda csv=FILE` and `mpirun -np 2 cardiac "
     .. "protocols/ensemble_speed.lua members=128 alone=no backend=cuda csv=FILE` (two H200s of one host, one a "

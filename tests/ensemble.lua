@@ -8,7 +8,8 @@
 -- mesh with a hole. Output has the member axis, and bad input is refused
 -- before any work, naming the member. With argument "cuda" (ctest's
 -- gpu_ensemble) everything runs on the GPU, where the stack of sheets runs
--- the tplane layout and a sheet alone tblock. Passes under mpirun -np 2.
+-- the tplane layout and a sheet alone naive (tblock only from 3 M cells).
+-- Passes under mpirun -np 2.
 local backend = arg and arg[1] or "cpu"
 if backend == "cuda" and not cardiac.gpu() then print("SKIPPED: no GPU") os.exit(77) end
 local checks = require "checks"

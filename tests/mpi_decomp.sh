@@ -57,8 +57,9 @@ run() {  # np dim decomp [stencil [layout [full]]]
   if ! grep -q "restored diff 0$" "$out.log"; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: a restored run differs:"; cat "$out.log"; status=1; return
   fi
-  # (the layout may differ: on one GPU fp32 sheets default to tblock, which
-  # does not run decomposed; under mpirun they run naive, to the same values)
+  # (the layout may differ: on one GPU large fp32 sheets default to tblock,
+  # which does not run decomposed; under mpirun they run naive, to the same
+  # values)
   if [ "$(grep '^ranks' "$out.log" | sed 's/ranks [0-9]*  decomp [^ ]*  layout [^ ]* [^ ]*//')" != \
        "$(grep '^ranks' "$ref.log" | sed 's/ranks [0-9]*  decomp [^ ]*  layout [^ ]* [^ ]*//')" ]; then
     echo "FAIL np=$np ${dim}D decomp=$split stencil=$order: whole-grid values differ:"; cat "$out.log"; status=1; return
