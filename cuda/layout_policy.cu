@@ -83,8 +83,8 @@ static int default_layout(const sim *s, const grid *g)
     // Default: the fastest layout measured on the H100 (docs/performance.md).
     // Large fp32 sheets (2D grids, view y = 1; sheet_tblock): temporal
     // blocking, which moves a third of the bytes per step and whose tiles are
-    // long rows with little halo. Volumes of the two-state models without a mask: temporal
-    // blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
+    // long rows with little halo. Volumes of the two-state models without a
+    // mask: temporal blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
     // faster than naive on the H100 in fp32; in fp64, tiles up to 256 cells
     // wide, 256^3 1.26x). Masked volumes (hearts: naive skips the warps
     // without tissue; blockDS), fp64 sheets and wider fp64 volumes (not
@@ -126,10 +126,10 @@ static bool tplane_narrow_tiles(const sim *s, const int n[3])
 
 // Steps per kernel by default: 3, but 2 for tblock's general kernels (the
 // parameters off their defaults at the start), whose K = 3 variants spill
-// (ptxas: 48 bytes a thread for Aliev-Panfilov, 28 for Karma) and ran 10-20%
-// slower than K = 2 (Aliev-Panfilov 4096^2: 0.0936 against 0.0828 ms a step;
-// Karma 256^3: 0.1444 against 0.1389; docs/gpu-notebook.md, item 65). tplane
-// tiles spanning more than 256 cells
+// (ptxas: 48 bytes a thread for Aliev-Panfilov, 28 for Karma) and ran slower
+// than K = 2 wherever tblock is the default (Aliev-Panfilov 4096^2: 0.0927
+// against 0.0824 ms a step) and on Karma 256^3 (0.1444 against 0.1389;
+// docs/gpu-notebook.md, item 65). tplane tiles spanning more than 256 cells
 // hold too few rows for 3 levels in shared memory (Karma 512^3 on the H100:
 // K = 2 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells;
 // docs/performance.md), and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3
