@@ -591,6 +591,43 @@ if not self_check then
   end
 end
 
+-- The default layout of fp32 sheets (cuda/layout_policy.cu; docs/gpu-notebook.md,
+-- item 65): naive below 3 M cells, tblock from there with 3 steps a kernel;
+-- with parameters off their defaults, naive below 5 M cells and tblock with 2
+-- (its K = 3 general kernels spill). Sheets in fp64 and volumes keep theirs.
+-- Made, not stepped.
+if not self_check and shard == 1 then
+  local function default_of(n, params, precision)
+    local s = cardiac.simulation{mesh = cardiac.mesh{n = n, dx = 0.5}, model = cardiac.model("karma", params), dt = 0.05,
+                                 D = 0.04, backend = "cuda", precision = precision}
+    local layout, tsteps = s.layout, s.tsteps
+    s:close()
+    return layout, tsteps
+  end
+  for _, c in ipairs{
+    {{1024, 1024}, nil, "fp32", "naive"}, {{1448, 1448}, nil, "fp32", "naive"},
+    {{2048, 2048}, nil, "fp32", "tblock", 3}, {{8192, 512}, nil, "fp32", "tblock", 3},
+    {{2048, 2048}, {xm = 9.5}, "fp32", "naive"}, {{2508, 2508}, {xm = 9.5}, "fp32", "tblock", 2},
+    {{4096, 4096}, nil, "fp64", "naive"}, {{64, 64, 64}, nil, "fp32", "tplane", 3},
+  } do
+    local layout, tsteps = default_of(c[1], c[2], c[3])
+    check(layout == c[4] and tsteps == c[5], ("default layout of a %s Karma grid %s%s: %s K=%s (expected %s K=%s)")
+          :format(c[3], table.concat(c[1], " x "), c[2] and " with xm = 9.5" or "", layout, tostring(tsteps), c[4],
+                  tostring(c[5])))
+  end
+  -- tblock asked for without tsteps: 2 with the general kernels; tsteps asked for is kept
+  local function tblock_steps(params, tsteps)
+    local s = cardiac.simulation{mesh = cardiac.mesh{n = {200, 150}, dx = 0.5}, model = cardiac.model("karma", params),
+                                 dt = 0.05, D = 0.04, backend = "cuda", layout = "tblock", tsteps = tsteps}
+    local k = s.tsteps
+    s:close()
+    return k
+  end
+  check(tblock_steps(nil) == 3 and tblock_steps({xm = 9.5}) == 2 and tblock_steps({xm = 9.5}, 3) == 3,
+        ("tblock's steps a kernel: folded %s, general %s, general asked 3: %s"):format(tostring(tblock_steps(nil)),
+          tostring(tblock_steps({xm = 9.5})), tostring(tblock_steps({xm = 9.5}, 3))))
+end
+
 for k, v in pairs(worst) do print(("largest |dV| / V range, %s: %.2e"):format(k, v)) end
 print(("%d passed, %d failed"):format(pass, fail))
 os.exit(fail == 0 and 0 or 1)
