@@ -161,11 +161,14 @@ int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
 // tiles, 1024^3 3.43 against 5.94 on 352 x 10; 256^3 keeps 256 x 16 tiles,
 // 0.061 against 0.073 on 64 x 64; docs/gpu-notebook.md, item 20). Else tiles as wide
 // as the grid up to 512 cells (no x halo), or the fewest tiles of at most 512
-// with their halo; as many rows of threads as make 512 threads in fp64 where
-// the width divides 512 (the compiled variant with 128 registers a thread and
-// more rows; on the H100, Karma 256^3 fp64 K = 2 0.130 ms a step against
-// 0.146 with 1024 threads), else 1024 (fp32 256^3 K = 3: 0.060 against 0.090
-// with 512; docs/gpu-notebook.md, item 16); and fit the block's shared memory.
+// with their halo; as many rows of threads as make 1024 threads (fp32 256^3
+// K = 3: 0.060 against 0.090 with 512; docs/gpu-notebook.md, item 16), but
+// 512 in fp64 for tiles of 512 cells (the compiled variant with 128 registers
+// a thread and more rows, where 1024 threads would hold too few rows). fp64
+// tiles of 128 and 256 cells took 512 threads too until item 66 measured
+// 1024 faster or as fast (H100, K = 2: Karma 128^3 0.0180 against 0.0262 ms
+// a step, Aliev-Panfilov 0.0245 against 0.0343; 256^3 0.1397 against 0.1400,
+// and 0.1970 against 0.2084); and fit the block's shared memory.
 static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
@@ -179,7 +182,7 @@ static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
     const int esize = s->fp64 ? 8 : 4, ns = s->m.def->nstate;
     int rp = 1, cpt = 1;
     auto fit = [&] {
-        rp = s->fp64 && 512 % w == 0 ? 512 / w : std::max(1, 1024 / w);
+        rp = s->fp64 && w > 256 && 512 % w == 0 ? 512 / w : std::max(1, 1024 / w);
         while (rp > 1 && tplane_smem(w, rp, ns, esize, K) > smem_limit()) rp--;
         cpt = tplane_cells_per_thread(ns, esize, K, w * rp);
     };
