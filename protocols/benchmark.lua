@@ -102,9 +102,9 @@ elseif mode == "tplane" then
     -- the default tiles of 64 x 64 cells (K = 3), and tiles spanning the grid (K = 2 and 3)
     {case = karma_case(512, 2, "fp32"), layouts = {{"naive"}, {"tblock", 3}, {"tplane", 3},
      {"tplane", 2, block = {512, 2}}, {"tplane", 3, block = {288, 3}}}, full = {{"tplane", 3}}},
-    -- fp64: blocks of 512 threads (the default) and of 1024
+    -- fp64: blocks of 1024 threads (the default since docs/gpu-notebook.md item 66) and of 512
     {case = karma_case(256, 2, "fp64"), layouts = {{"naive"}, {"tplane", 1}, {"tplane", 2},
-     {"tplane", 2, block = {256, 4}}}},
+     {"tplane", 2, block = {256, 2}}}},
   }
 else
   plan = {
