@@ -77,6 +77,16 @@ static bool sheet_tblock(const sim *s, const int n[3])
     return cells >= (params_folded(s) ? 3e6 : 5e6);
 }
 
+// tplane on grids wider than 256 cells: tiles 64 cells wide with an x halo
+// (tplane_shape), where the grid has the 64 rows such a tile holds; in fp64
+// too since item 67 (K = 2: Karma 512^3 1.003 ms a step against naive's
+// 1.446, Aliev-Panfilov 1.391 against 1.573; docs/gpu-notebook.md).
+static bool tplane_narrow_tiles(const sim *s, const int n[3])
+{
+    (void)s;
+    return n[0] > 256 && n[1] >= 64;
+}
+
 // The layout the script did not choose: the fastest measured for the grid.
 static int default_layout(const sim *s, const grid *g)
 {
@@ -84,17 +94,18 @@ static int default_layout(const sim *s, const grid *g)
     // Large fp32 sheets (2D grids, view y = 1; sheet_tblock): temporal
     // blocking, which moves a third of the bytes per step and whose tiles are
     // long rows with little halo. Volumes of the two-state models without a
-    // mask: temporal blocking over wide tiles (tplane; Karma 256^3 1.55x and 512^3 1.26x
-    // faster than naive on the H100 in fp32; in fp64, tiles up to 256 cells
-    // wide, 256^3 1.26x). Masked volumes (hearts: naive skips the warps
-    // without tissue; blockDS), fp64 sheets and wider fp64 volumes (not
-    // measured faster): one thread per cell (docs/gpu.md).
+    // mask: temporal blocking over wide tiles (tplane; Karma 256^3 2.1x and
+    // 512^3 2.3x faster than naive on the H100 in fp32; in fp64 256^3 1.3x,
+    // 512^3 1.4x). Masked volumes (hearts: naive skips the warps without
+    // tissue; blockDS), fp64 sheets and fp64 volumes wider than 256 cells with
+    // fewer than 64 rows (not measured faster): one thread per cell
+    // (docs/gpu.md).
     int n[3], axis_of[3];
     make_view(g, n, axis_of);
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
     if (!small || g->phi || n[2] == 1) return LAYOUT_NAIVE;
     if (n[1] == 1) return !s->fp64 && sheet_tblock(s, n) ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
-    if (s->fp64 && n[0] > 256) return LAYOUT_NAIVE;
+    if (s->fp64 && n[0] > 256 && !tplane_narrow_tiles(s, n)) return LAYOUT_NAIVE;
     return s->order == 2 && g->ntissue == g->ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
 
@@ -117,13 +128,6 @@ static int choose_layout(const sim *s, const grid *g, int nranks)
 
 int pick_layout(const sim *s) { return choose_layout(s, s->dc.nranks > 1 ? &s->g : &s->lg, s->dc.nranks); }
 
-// tplane in fp32 on grids wider than 256 cells: tiles 64 cells wide with an
-// x halo (tplane_shape), where the grid has the 64 rows such a tile holds.
-static bool tplane_narrow_tiles(const sim *s, const int n[3])
-{
-    return !s->fp64 && n[0] > 256 && n[1] >= 64;
-}
-
 // Steps per kernel by default: 3, but 2 for tblock's general kernels (the
 // parameters off their defaults at the start), whose K = 3 variants spill
 // (ptxas: 48 bytes a thread for Aliev-Panfilov, 28 for Karma) and ran slower
@@ -133,14 +137,17 @@ static bool tplane_narrow_tiles(const sim *s, const int n[3])
 // hold too few rows for 3 levels in shared memory (Karma 512^3 on the H100:
 // K = 2 0.568 ms a step, K = 3 0.706 ms on tiles of 288 cells;
 // docs/performance.md), and so do fp64 tiles (256^3: K = 2 0.130 ms, K = 3
-// 0.173 ms; docs/gpu-notebook.md, item 16). Tiles 64 wide hold 64 rows at K = 3.
+// 0.173 ms; docs/gpu-notebook.md, item 16; with 1024 threads, item 66: 0.140
+// against 0.272). fp32 tiles 64 wide hold 64 rows at K = 3; fp64 takes K = 2
+// on every tile.
 int default_tsteps(const sim *s, const grid *g, int layout)
 {
     int n[3], axis_of[3];
     make_view(g, n, axis_of);
     if (layout == LAYOUT_TBLOCK) return params_folded(s) ? 3 : 2;
-    if (layout != LAYOUT_TPLANE || tplane_narrow_tiles(s, n)) return 3;
-    return n[0] > 256 || s->fp64 ? 2 : 3;
+    if (layout != LAYOUT_TPLANE) return 3;
+    if (s->fp64) return 2;
+    return n[0] > 256 && !tplane_narrow_tiles(s, n) ? 2 : 3;
 }
 
 // Under mpirun, tplane's ranks hold K ghost layers of every state: a rank's
@@ -153,7 +160,7 @@ int cuda_ghost_layers(const sim *s, const grid *g, int nranks)
     return reach * (s->tsteps ? s->tsteps : default_tsteps(s, g, LAYOUT_TPLANE));
 }
 
-// tplane: fp32 grids wider than 256 cells (tplane_narrow_tiles): tiles 64
+// tplane: grids wider than 256 cells (tplane_narrow_tiles): tiles 64
 // cells wide with their x halo; 16 rows of threads make tiles of 64 x 64
 // cells at K = 3, whose halo of 3 cells a side costs less than the y halo of
 // a tile spanning 512 cells or more, which holds 10 rows at K = 2 and writes

@@ -594,7 +594,9 @@ end
 -- The default layout of fp32 sheets (cuda/layout_policy.cu; docs/gpu-notebook.md,
 -- item 65): naive below 3 M cells, tblock from there with 3 steps a kernel;
 -- with parameters off their defaults, naive below 5 M cells and tblock with 2
--- (its K = 3 general kernels spill). Sheets in fp64 and volumes keep theirs.
+-- (its K = 3 general kernels spill). Sheets in fp64 run naive; volumes of
+-- two-state models tplane, in fp64 with 2 steps a kernel, and on grids wider
+-- than 256 cells only with the 64 rows of its narrow tiles (items 66-67).
 -- Made, not stepped.
 if not self_check and shard == 1 then
   local function default_of(n, params, precision)
@@ -609,6 +611,8 @@ if not self_check and shard == 1 then
     {{2048, 2048}, nil, "fp32", "tblock", 3}, {{8192, 512}, nil, "fp32", "tblock", 3},
     {{2048, 2048}, {xm = 9.5}, "fp32", "naive"}, {{2508, 2508}, {xm = 9.5}, "fp32", "tblock", 2},
     {{4096, 4096}, nil, "fp64", "naive"}, {{64, 64, 64}, nil, "fp32", "tplane", 3},
+    {{128, 128, 16}, nil, "fp64", "tplane", 2}, {{512, 64, 8}, nil, "fp64", "tplane", 2},
+    {{512, 48, 8}, nil, "fp64", "naive"}, {{512, 64, 8}, nil, "fp32", "tplane", 3},
   } do
     local layout, tsteps = default_of(c[1], c[2], c[3])
     check(layout == c[4] and tsteps == c[5], ("default layout of a %s Karma grid %s%s: %s K=%s (expected %s K=%s)")
