@@ -81,11 +81,7 @@ static bool sheet_tblock(const sim *s, const int n[3])
 // (tplane_shape), where the grid has the 64 rows such a tile holds; in fp64
 // too since item 67 (K = 2: Karma 512^3 1.003 ms a step against naive's
 // 1.446, Aliev-Panfilov 1.391 against 1.573; docs/gpu-notebook.md).
-static bool tplane_narrow_tiles(const sim *s, const int n[3])
-{
-    (void)s;
-    return n[0] > 256 && n[1] >= 64;
-}
+static bool tplane_narrow_tiles(const int n[3]) { return n[0] > 256 && n[1] >= 64; }
 
 // The layout the script did not choose: the fastest measured for the grid.
 static int default_layout(const sim *s, const grid *g)
@@ -105,7 +101,7 @@ static int default_layout(const sim *s, const grid *g)
     const bool small = s->m.def->nstate <= MARCHING_MAX_STATES;
     if (!small || g->phi || n[2] == 1) return LAYOUT_NAIVE;
     if (n[1] == 1) return !s->fp64 && sheet_tblock(s, n) ? LAYOUT_TBLOCK : LAYOUT_NAIVE;
-    if (s->fp64 && n[0] > 256 && !tplane_narrow_tiles(s, n)) return LAYOUT_NAIVE;
+    if (s->fp64 && n[0] > 256 && !tplane_narrow_tiles(n)) return LAYOUT_NAIVE;
     return s->order == 2 && g->ntissue == g->ncells && s->m.def->nstate == 2 ? LAYOUT_TPLANE : LAYOUT_NAIVE;
 }
 
@@ -147,7 +143,7 @@ int default_tsteps(const sim *s, const grid *g, int layout)
     if (layout == LAYOUT_TBLOCK) return params_folded(s) ? 3 : 2;
     if (layout != LAYOUT_TPLANE) return 3;
     if (s->fp64) return 2;
-    return n[0] > 256 && !tplane_narrow_tiles(s, n) ? 2 : 3;
+    return n[0] > 256 && !tplane_narrow_tiles(n) ? 2 : 3;
 }
 
 // Under mpirun, tplane's ranks hold K ghost layers of every state: a rank's
@@ -180,7 +176,7 @@ static void tplane_shape(const sim *s, const int n[3], int *bx, int *by)
 {
     const int K = s->tsteps, r32 = (n[0] + 31) / 32 * 32;
     int w = r32;
-    if (tplane_narrow_tiles(s, n)) {
+    if (tplane_narrow_tiles(n)) {
         w = 64;
     } else if (r32 > 512) {
         const int tiles = (n[0] + 511 - 2 * K) / (512 - 2 * K);
