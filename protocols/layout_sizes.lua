@@ -22,17 +22,32 @@ local models = {
   {"Karma", "karma", 0.5, 0.05, 0.04, 0.1, "U", 3, {xm = 9.5}},
 }
 
+local function make(m, n, general, precision, layout, tsteps)
+  return cardiac.simulation{mesh = cardiac.mesh{n = n, dx = m[3]}, model = cardiac.model(m[2], general and m[9] or nil),
+                            dt = m[4], D = #n == 2 and m[5] or m[6], backend = "cuda", precision = precision,
+                            layout = layout, tsteps = tsteps}
+end
+
+-- the layout and steps a kernel a simulation runs: "naive", "tblock/3", ...
+local function chosen_of(sim) return sim.layout .. (sim.tsteps and ("/" .. sim.tsteps) or "") end
+
+-- the default's choice (made, not stepped)
+local function default_of(m, n, general, precision)
+  local sim = make(m, n, general, precision)
+  local chosen = chosen_of(sim)
+  sim:close()
+  return chosen
+end
+
 local function time(m, n, general, precision, layout, tsteps)
-  local sim = cardiac.simulation{mesh = cardiac.mesh{n = n, dx = m[3]}, model = cardiac.model(m[2], general and m[9] or nil),
-                                 dt = m[4], D = #n == 2 and m[5] or m[6], backend = "cuda", precision = precision,
-                                 layout = layout, tsteps = tsteps}
+  local sim = make(m, n, general, precision, layout, tsteps)
   sim:set(m[7], m[8], cardiac.slab{axis = "x", from = 0, to = 0.05 * n[1] * m[3]})
   sim:step(60)
   local cells = 1
   for _, k in ipairs(n) do cells = cells * k end
   local steps = #n == 3 and 1200 or (cells >= 2 ^ 25 and 600 or 2000)
   local b = sim:benchmark{steps = steps, ["repeat"] = 5, warmup = steps // 10}
-  local chosen = sim.layout .. (sim.tsteps and ("/" .. sim.tsteps) or "")
+  local chosen = chosen_of(sim)
   sim:close()
   return b.per_step, chosen
 end
@@ -49,7 +64,7 @@ if which == "sheets" then
         local a = time(m, n, general, "fp32", "naive")
         local b = time(m, n, general, "fp32", "tblock", 2)
         local c = time(m, n, general, "fp32", "tblock", 3)
-        local _, chosen = time(m, n, general, "fp32")
+        local chosen = default_of(m, n, general, "fp32")
         print(("%-6s %-8s %5d x %-5d %9.5f %9.5f %9.5f  %s"):format(m[1], general and "general" or "folded", n[1], n[2],
                                                                    a, b, c, chosen))
       end

@@ -627,9 +627,9 @@ if not self_check and shard == 1 then
     s:close()
     return k
   end
-  check(tblock_steps(nil) == 3 and tblock_steps({xm = 9.5}) == 2 and tblock_steps({xm = 9.5}, 3) == 3,
-        ("tblock's steps a kernel: folded %s, general %s, general asked 3: %s"):format(tostring(tblock_steps(nil)),
-          tostring(tblock_steps({xm = 9.5})), tostring(tblock_steps({xm = 9.5}, 3))))
+  local folded, general, asked = tblock_steps(nil), tblock_steps({xm = 9.5}), tblock_steps({xm = 9.5}, 3)
+  check(folded == 3 and general == 2 and asked == 3, ("tblock's steps a kernel: folded %s, general %s, general "
+        .. "asked 3: %s"):format(tostring(folded), tostring(general), tostring(asked)))
 end
 
 for k, v in pairs(worst) do print(("largest |dV| / V range, %s: %.2e"):format(k, v)) end
