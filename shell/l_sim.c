@@ -116,7 +116,7 @@ static int lsim_new(lua_State *L)
     static const char *const keys[] = {"mesh", "model", "dt", "D", "stencil", "backend", "precision",
                                        "layout", "tsteps", "block", "blocks", "decomp", "balance", "stimuli",
                                        "members", "multirate", "tables", "quiescent_below",
-                                       "quiescent_diffusion", NULL};
+                                       "quiescent_diffusion", "skip_rest", NULL};
     const char *fn = "cardiac.simulation";
     args_table(L, 1, fn);
     args_known_keys(L, 1, fn, keys);
@@ -172,6 +172,8 @@ static int lsim_new(lua_State *L)
     } else if (args_field(L, 1, "quiescent_diffusion")) {
         cardiac_error(L, "%s: 'quiescent_diffusion' bounds the current of quiescent cells; give quiescent_below too", fn);
     }
+    /* resting tissue skipped where the layout can (cuda/rest_region.h); false: every cell steps */
+    cfg.rest_every_cell = !args_boolean(L, 1, fn, "skip_rest", 1);
     cfg.layout = NULL;
     cfg.tsteps = 0;
     int layout = -1;
@@ -1025,6 +1027,7 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "tsteps")) { if (sim_tsteps(s)) lua_pushinteger(L, sim_tsteps(s)); else lua_pushnil(L); }
     else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
     else if (!strcmp(k, "tables")) lua_pushboolean(L, sim_tables(s));
+    else if (!strcmp(k, "skip_rest")) lua_pushboolean(L, sim_skip_rest(s));
     else if (!strcmp(k, "quiescent_below") || !strcmp(k, "quiescent_diffusion")) {
         double below, current;
         if (sim_quiescent(s, &below, &current)) lua_pushnumber(L, !strcmp(k, "quiescent_below") ? below : current);

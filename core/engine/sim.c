@@ -266,6 +266,7 @@ sim *sim_create(const grid *g, const model_inst *m, const sim_config *cfg, char 
     s->tsteps = cfg->tsteps;
     s->multirate = cfg->multirate > 1 ? cfg->multirate : 0;
     s->quiescent = cfg->quiescent;
+    s->rest_every_cell = cfg->rest_every_cell;
     s->quiet_below = cfg->quiescent_below;
     s->quiet_diffusion = cfg->quiescent_diffusion;
     if ((s->multirate && check_multirate(s, err, errlen) != 0) || (s->frac && check_fp32g(s, err, errlen) != 0) ||

@@ -126,6 +126,7 @@ struct sim {
     int multirate;              /* the model's slow states step every this many steps
                                    (core/engine/multirate.h); 0: every step */
     int quiescent;              /* cells below quiet_below sit multirate's holding steps out (core/engine/quiescence.h) */
+    int rest_every_cell;        /* step resting tissue too; 0: the GPU's tplane steps skip it (cuda/rest_region.h) */
     double quiet_below;         /* mV */
     double quiet_diffusion;     /* and a diffusion current below this, mV/ms */
     struct rate_tables *tables; /* the gates' rate tables (core/engine/rate_tables.h), or NULL: none */
@@ -181,6 +182,7 @@ typedef struct {
     int quiescent;              /* quiescent cells (core/engine/quiescence.h): below quiescent_below (mV) */
     double quiescent_below;
     double quiescent_diffusion; /* and their diffusion current below this (mV/ms) */
+    int rest_every_cell;        /* step resting tissue too (skip_rest = false); 0: skip it where the layout can */
     double dt, D[3];
 } sim_config;
 
@@ -338,6 +340,8 @@ int sim_multirate(const sim *s);                 /* steps between the slow state
  * (mV/ms), sit multirate's holding steps out (core/engine/quiescence.h);
  * either pointer may be NULL. */
 int sim_quiescent(const sim *s, double *below, double *current);
+/* Whether resting tissue may be skipped (cardiac.simulation{skip_rest}; cuda/rest_region.h). */
+int sim_skip_rest(const sim *s);
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
 long sim_steps(const sim *s);

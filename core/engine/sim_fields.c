@@ -14,6 +14,7 @@ const char *sim_layout(const sim *s) { return s->layout; }
 int sim_tsteps(const sim *s) { return s->tsteps; }
 int sim_multirate(const sim *s) { return s->multirate; }
 int sim_tables(const sim *s) { return s->tables != NULL; }
+int sim_skip_rest(const sim *s) { return !s->rest_every_cell; }
 int sim_quiescent(const sim *s, double *below, double *current)
 {
     if (below) *below = s->quiet_below;

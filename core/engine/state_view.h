@@ -41,8 +41,10 @@ typedef struct state_view {
 } state_view;
 
 /* What a caller needs besides the arrays: VIEW_MASK, the tissue mask on the
- * device (made on first request, kept until the backend is freed). */
-enum { VIEW_MASK = 1 };
+ * device (made on first request, kept until the backend is freed); and what
+ * it does: VIEW_WRITE, it changes the state (the GPU then no longer knows
+ * where the tissue rests, cuda/rest_region.cu). */
+enum { VIEW_MASK = 1, VIEW_WRITE = 2 };
 
 /* Where row-major cell c is stored: its index in var[v], or (size_t)-1. */
 static inline size_t view_store_of(const state_view *v, size_t c)

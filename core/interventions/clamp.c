@@ -51,7 +51,7 @@ static void clamps_at(sim *s, void *obj)
     int viewed = 0;
     for (size_t q = 0; q < s->nclamps; q++) {
         if (!holds(s, &s->clamps[q], s->nstep)) continue;
-        if (!viewed) { sim_view(s, 0, &v); viewed = 1; }
+        if (!viewed) { sim_view(s, VIEW_WRITE, &v); viewed = 1; }
         apply(s, &v, &s->clamps[q]);
     }
 }
