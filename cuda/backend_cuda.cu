@@ -425,6 +425,7 @@ static void cuda_free(sim *s)
     if (cd->interior) cudaStreamDestroy(cd->interior);
     if (cd->sends) cudaStreamDestroy(cd->sends);
     cudaFree(cd->face_sig);
+    rest_free(cd);
     for (cudaEvent_t ev : {cd->ev_snap, cd->ev_copy, cd->t0, cd->t1, cd->ev_step, cd->ev_inner, cd->ev_sent})
         if (ev) cudaEventDestroy(ev);
     delete cd;
@@ -509,11 +510,14 @@ static void cuda_step(sim *s, long nsteps)
             continue;
         }
         c.follow = 1;
+        rest_plan(s, c);
         launch_layout(cd->layout, c);
         for (int v = 0; v < ns; v++)
             if (cd->next[v] != cd->state[v] || v == vi) std::swap(cd->state[v], cd->next[v]);
+        rest_swap(s);
         done += k;
     }
+    rest_settle(s, c, s->nstep + done);
     CU(s, cudaGetLastError());
 }
 
@@ -607,6 +611,7 @@ static void cuda_get_field(sim *s, int var, float *dst)
 static void cuda_set_field(sim *s, int var, const float *src)
 {
     cuda_data *cd = data(s);
+    rest_forget(s);
     CU(s, cudaMemcpyAsync(cd->scratch, src, s->lg.ncells * sizeof(float), cudaMemcpyHostToDevice, cd->compute));
     import_field(cd->map, var_kind(s, var), cd->scratch, cd->state[var], cd->compute);
     CU(s, cudaStreamSynchronize(cd->compute));
@@ -663,6 +668,7 @@ static void cuda_set_state(sim *s, int var, const void *src)
     const size_t n = s->lg.ncells, bytes = n * (var_kind(s, var) == STORE_F64 ? sizeof(double) : sizeof(float));
     void *tmp = nullptr;
     if (!CU(s, cudaMalloc(&tmp, bytes))) return;
+    rest_forget(s);
     std::vector<float> narrow(var_kind(s, var) == STORE_F32 && cd->esize == sizeof(double) ? n : 0);
     for (size_t c = 0; c < narrow.size(); c++) narrow[c] = (float)((const double *)src)[c];
     CU(s, cudaMemcpyAsync(tmp, narrow.empty() ? src : narrow.data(), bytes, cudaMemcpyHostToDevice, cd->compute));
@@ -690,6 +696,7 @@ static bool ensure_mask8(sim *s)
 static void cuda_view(sim *s, unsigned want, state_view *v)
 {
     cuda_data *cd = data(s);
+    if (want & VIEW_WRITE) rest_forget(s);   // a feature changes the state: resting tissue is known no more
     memset(v, 0, sizeof *v);
     v->device = 1;
     v->nstate = s->m.def->nstate;
@@ -774,6 +781,7 @@ static void cuda_face_copy(sim *s, int var, const halo_face *f, void *host, int 
 {
     cuda_data *cd = data(s);
     if (!sim_states_alike(s, var, s->m.def->vindex, 1, "the host-staged exchange of ghost layers")) return;
+    if (!to_host) rest_forget(s);
     if (cd->layout == LAYOUT_BLOCK) { face_copy_blocks(s, var, f, host, to_host); return; }
     char *dev = (char *)cd->state[var] + f->offset * cd->esize;
     const size_t w = f->blocklen * cd->esize, pitch = (f->nblocks > 1 ? f->pitch : f->blocklen) * cd->esize;

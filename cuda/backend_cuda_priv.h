@@ -68,6 +68,16 @@ struct cuda_data {
     unsigned face_launches;                 // launches that counted their faces
     cudaStream_t sends;
     cudaEvent_t ev_sent;
+    // resting tissue (cuda/rest_region.cu): the ring of four boxes on the
+    // device, the tracked launches since it was cleared (0: clear it), the
+    // step each plane of `state` ([0]) and of `next` holds, and whether
+    // planes of `state` may be behind
+    int *rest_box;
+    unsigned long long rest_seq;
+    long long *rest_stamp[2];
+    bool rest_behind;                       // launches skipped planes since the last settle
+    int rest_since_settle;                  // such launches
+    long long rest_at, rest_last_step0;     // the step the launches reached; the last one's first step
 };
 
 
@@ -122,6 +132,19 @@ void block_shape(const sim *s, int layout, const int n[3], int *bx, int *by);
 int check_tplane_block(const sim *s, const int n[3], int bx, int by, char *err, size_t errlen);
 // Queues one launch of the layout's kernel (c.stream).
 void launch_layout(int layout, const launch_ctx &c);
+
+// Resting tissue (cuda/rest_region.cu). rest_plan: the resting-tissue
+// fields of launch c, which follows every launch planned before it;
+// rest_swap: state and next swapped after it; rest_settle: at the end of a
+// call to step (`last` its last launch, `step` the step it reached), the
+// planes of `state` that launches skipped brought to that step;
+// rest_forget: the state changed outside the steps (the next launches step
+// every plane until they know again where V is +0); rest_free.
+void rest_plan(sim *s, launch_ctx &c);
+void rest_swap(sim *s);
+void rest_settle(sim *s, const launch_ctx &last, long long step);
+void rest_forget(sim *s);
+void rest_free(cuda_data *cd);
 
 // Split over ranks (cuda/split_step.cu).
 // Stream priorities: the highest for `compute`, the lowest for `interior`.

@@ -65,12 +65,14 @@
 #define CARDIAC_CUDA_KERNELS_TPLANE_CUH
 #include <type_traits>
 #include "dispatch.cuh"
+#include "rest_region.cuh"
 #include "tplane_plan.h"
 
 namespace {
 
 constexpr int RING = 3;   // planes per level in shared memory (level K-1: RING + 1)
-constexpr int BAR_BYTES = 16;   // the block's mbarrier, ahead of the rings
+// the block's mbarrier (16 bytes) and resting tissue's ints, ahead of the rings
+constexpr int BAR_BYTES = 16 + (REST_SM_BYTES + 15) / 16 * 16;
 
 // The iteration's barrier, split: a thread arrives once its writes to the
 // rings are done and waits, at the start of the next iteration, for the
@@ -171,6 +173,11 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
     constexpr bool AS = tplane_async(K, (int)sizeof(T));   // V's input planes by cp.async
     constexpr int A0 = AS ? 1 : 0;                         // level 0's fourth slot, ahead of the other rings
+    // resting tissue's code only in the kernels whose launches may skip it
+    // (cuda/rest_region.cu: the models of CARDIAC_ZERO_V_MODELS, fp32, no
+    // mask, one parameter set); compiled in the others, it made the fp64
+    // kernel spill and run 4% slower, and the fp32 one 2.7% slower
+    constexpr bool REST = zero_v_stays<M>::value && sizeof(T) == 4 && !MASKED && !LABELS;
     extern __shared__ unsigned char smem_raw[];
     const int W = g.W, TY = g.TY;
     const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
@@ -181,8 +188,6 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     const int gx = blockIdx.x * g.cx - g.hx + tx;
     const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
     const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
-    const int2 chunk = tplane_chunk(g, blockIdx.z);
-    const int z0 = chunk.x, z1 = chunk.y;
 
     // Per cell k: the levels it computes (bits 0-2), whether it is in the
     // box (bit 3) and whether the last level writes it (bit 4).
@@ -221,6 +226,34 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 
     T vst[AS ? 1 : CPT];        // V of the next input plane, loaded an iteration ahead (not AS)
     T oq[K][CPT][NOQ];          // level l's other states of the plane it computed an iteration ago
+    // A programmatic dependent launch (cuda/follow_launch.cuh): the lines
+    // above, the set-up, run while the launch before this one finishes
+    // (docs/gpu-notebook.md, item 60: 2.7% of a 256^3 step); the chunk after
+    // it, since with resting tissue it follows from that launch's box
+    follow_previous_launch();
+    int z0, z1;
+    {
+        const int2 chunk = tplane_chunk(g, blockIdx.z);
+        z0 = chunk.x;
+        z1 = chunk.y;
+    }
+    // resting tissue (cuda/rest_region.cuh): where the launch may skip it,
+    // the blocks share the planes that can change, and a block with none
+    // leaves at once. [rlo, rhi): the planes the launch steps.
+    int rlo = g.zb, rhi = g.ze;
+    if (REST && g.rest) {
+        if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+            rest_clear_next(g.rest, g.rest_seq);
+        if (g.rest_use) {
+            const int2 act = rest_active_planes(g.rest, g.rest_seq, K, g.zb, g.ze);
+            const int rows = (int)gridDim.z, zc = (act.y - act.x + rows - 1) / rows;
+            rlo = act.x;
+            rhi = act.y;
+            z0 = act.x + (int)blockIdx.z * zc;
+            z1 = min(z0 + zc, act.y);
+            if (z0 >= z1) return;
+        }
+    }
     const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);            // input planes
     const int zo0 = max(0, z0 - (K - 1)), zo1 = min(nz, z1 + K - 1);    // level 1's planes
     // AS: level 0's ring has 4 slots (plane p in slot p mod 4), filled two
@@ -242,10 +275,6 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 if ((unsigned)(info >> (5 * k)) & 8) vst[k] = a.in[VI][(size_t)zv * sz + col0 + (size_t)k * rstride];
         }
     };
-    // A programmatic dependent launch (cuda/follow_launch.cuh): the lines
-    // above, the set-up, run while the launch before this one finishes
-    // (docs/gpu-notebook.md, item 60: 2.7% of a 256^3 step)
-    follow_previous_launch();
     load_v(z0 - K);
     if constexpr (AS) {   // a group per plane, so that a wait can leave the newest in flight
         copy_commit();
@@ -265,6 +294,13 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     // level K-1's ring (read by the last level after the thread's arrival)
     // has a fourth slot: plane p in slot p mod 4
     auto slot4 = [&](int pl) { return ((pl + 8) & 3) * ps + (int)threadIdx.x + ((K - 1) * RING + A0) * ps; };
+    // resting tissue (cuda/rest_region.cuh): the planes the launch steps,
+    // the block's chunk, its planes' bytes
+    int *rest_sm = (int *)((unsigned char *)smem_raw + 16);
+    unsigned char *rest_flags = (unsigned char *)(rest_sm + 4);
+    if constexpr (REST)
+        for (int i = (int)threadIdx.x; i < REST_SM_BYTES / 4; i += (int)blockDim.x)
+            rest_sm[i] = i == 0 ? rlo : i == 1 ? rhi : i == 2 ? z0 : i == 3 ? z1 : 0;
     if (threadIdx.x == 0) bar_init(bar, blockDim.x);
     __syncthreads();
     const int zlast = z1 - 1 + K;
@@ -321,6 +357,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // (FACES: the no-flux faces whose selects the cells need, bit
                 // 0 x, 1 y, 2 z; without bit 2 the plane is neither z face,
                 // so nz >= 3)
+                unsigned bits = 0;   // V's bits of the cells the last level writes, or-ed (resting tissue)
                 auto cells = [&](auto stim_on, auto faces_on) {
                     constexpr bool STIM = decltype(stim_on)::value;
                     constexpr int FACES = decltype(faces_on)::value;
@@ -385,6 +422,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             check_finite<NS>(y, c, a.step0 + K, a.bad);
 #pragma unroll
                             for (int v = 0; v < NS; v++) a.out[v][c] = y[v];
+                            if constexpr (REST) bits |= rest_bits(y[VI]);
                         }
                     }
                 };
@@ -407,6 +445,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 else if (warp_faces == 1u) cells(no{}, std::integral_constant<int, 1>{});
                 else if (warp_faces == 2u) cells(no{}, std::integral_constant<int, 2>{});
                 else cells(no{}, std::integral_constant<int, 0>{});   // the common case: no stimulus, no face
+                if (REST && l == K && g.rest) rest_note_plane(bits, pz - z0, rest_flags);
             }
             // level l has read level l-1's other states of plane pz: their
             // place takes plane pz + 1 (level 1: the input's, whose load the
@@ -453,6 +492,70 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     }
     if constexpr (AS) copy_wait<0>();   // no copy may land after the block has left
     if (g.sig && (int)blockIdx.z < g.nf) tplane_signal_face(g.sig, g.flo && blockIdx.z == 0 ? 0 : 1);
+    if (REST && g.rest) {
+        rest_record(g.rest, g.rest_seq, rest_sm, g.stamp_out, a.step0 + K);
+        // a launch that skips planes brings the K planes on each side of
+        // the stepped ones to its output's step, in the first row of blocks
+        // and in the row of the last stepped plane: the next launch steps no
+        // plane beyond them (cuda/rest_region.cuh)
+        if (g.rest_use) {
+            const int lo = rest_sm[0], hi = rest_sm[1];
+            const int zc = (hi - lo + (int)gridDim.z - 1) / (int)gridDim.z, row = (int)blockIdx.z;
+            const int x0 = (int)blockIdx.x * g.cx, y0 = (int)blockIdx.y * g.cy;   // the tile's written cells
+            const int c0 = max(x0, max(0, g.ox0)), c1 = max(c0, min(x0 + g.cx, min(nx, g.ox1)));
+            const int r0 = max(y0, max(0, g.oy0)), r1 = max(r0, min(y0 + g.cy, min(ny, g.oy1)));
+            const long long to = a.step0 + K;
+            if (row == 0)
+                rest_margin<M, T, FOLD>(a, g.stamp_in, g.stamp_out, max(g.zb, lo - K), lo, to, c0, c1, r0, r1);
+            if (row == (hi - 1 - lo) / zc)
+                rest_margin<M, T, FOLD>(a, g.stamp_in, g.stamp_out, hi, min(g.ze, hi + K), to, c0, c1, r0, r1);
+        }
+    }
+}
+
+// Resting tissue (cuda/rest_region.cuh): every plane z of the state `in`
+// whose stamp is below step0 brought from step stamp[z] to step0 by stepping
+// its cells' other states alone (V is +0 in such planes); the caller then
+// sets those stamps (rest_region.cu). The blocks take the planes' parts (of
+// at most 8,192 cells, 32 a thread) in turn, and pass over the planes that
+// are up to date at the cost of reading their stamp.
+template <class M, class T, bool FOLD>
+__global__ void __launch_bounds__(256) k_rest_settle(const step_args<M, T> a, const long long *stamp, int parts)
+{
+    constexpr int NS = M::nstate, VI = M::vindex, NOQ = NS > 1 ? NS - 1 : 1;
+    T p[M::nparam];
+    model_params<M, T, FOLD>(a, p);
+    const int sz = a.n[0] * a.n[1], per = (sz + parts - 1) / parts;
+    for (int w = blockIdx.x; w < a.n[2] * parts; w += gridDim.x) {
+        const int z = w / parts, c0 = (w % parts) * per, c1 = min(sz, c0 + per);
+        const long long owed = a.step0 - __ldcg(stamp + z);
+        if (owed <= 0) continue;
+        for (int c = c0 + (int)threadIdx.x; c < c1; c += blockDim.x) {
+            const size_t i = (size_t)z * sz + c;
+            T o[NOQ];
+#pragma unroll
+            for (int v = 0, q = 0; v < NS; v++)
+                if (v != VI) o[q++] = a.in[v][i];
+            rest_catch_up<M, T>(o, owed, a.dt, p);
+#pragma unroll
+            for (int v = 0, q = 0; v < NS; v++)
+                if (v != VI) a.in[v][i] = o[q++];
+        }
+    }
+}
+
+template <class M, class T, bool FOLD>
+void launch_rest_settle(const launch_ctx &c)
+{
+    const int sz = c.n[0] * c.n[1], parts = (sz + 8191) / 8192;
+    static int sms = 0;
+    if (!sms) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    }
+    const int items = c.n[2] * parts, grid = std::min(items, 8 * std::max(sms, 1));
+    k_rest_settle<M, T, FOLD><<<grid, 256, 0, c.stream>>>(make_args<M, T>(c), c.rest_stamp_in, parts);
 }
 
 // Shared memory of a block: the barrier, K rings of 3 planes of W x TY cells
@@ -518,6 +621,11 @@ struct tplane_launch {
         g.flo = g.sig && (c.faces & 1);
         g.nf = g.sig ? g.flo + ((c.faces & 2) ? 1 : 0) : 0;
         g.fw = c.face_width;
+        g.rest = c.rest;
+        g.rest_seq = c.rest_seq;
+        g.rest_use = c.rest_use;
+        g.stamp_in = c.rest_stamp_in;
+        g.stamp_out = c.rest_stamp_out;
         dim3 grid(tiles_x, tiles_y, plan_chunks(g, tiles_x * tiles_y, (long)sms * per_sm, K));
         launch_following(kernel, grid, dim3(g.W * g.RP), smem, c.stream, c.follow && !g.sig, make_args<M, T>(c), g);
     }
@@ -543,10 +651,20 @@ struct tplane_launch {
         }
         by_steps<M, T, ORDER, MASKED, FOLD, false, MC>(c);
     }
+    // or, with rest_settle, resting tissue's skipped planes brought up to
+    // date (the models and precision whose launches skip them:
+    // cuda/rest_region.cu)
+    template <class M, class T, int ORDER, bool MASKED, bool FOLD, bool MC>
+    static void step_or_settle(const launch_ctx &c)
+    {
+        if (!c.rest_settle) return by_labels<M, T, ORDER, MASKED, FOLD, MC>(c);
+        if constexpr (zero_v_stays<M>::value && sizeof(T) == 4 && !MASKED && ORDER == 2)
+            launch_rest_settle<M, T, FOLD>(c);
+    }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run(const launch_ctx &c) { by_labels<M, T, ORDER, MASKED, FOLD, false>(c); }
+    static void run(const launch_ctx &c) { step_or_settle<M, T, ORDER, MASKED, FOLD, false>(c); }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>
-    static void run_members(const launch_ctx &c) { by_labels<M, T, ORDER, MASKED, FOLD, true>(c); }
+    static void run_members(const launch_ctx &c) { step_or_settle<M, T, ORDER, MASKED, FOLD, true>(c); }
 };
 
 } // namespace

@@ -73,6 +73,25 @@ inline bool model_has_table_kernels(model_id m)
     return false;
 }
 
+// The models whose step keeps V at +0 in a cell whose V and whose
+// neighbours' V are +0, with no stimulus, whatever its other states
+// (finite): V is a factor of their reaction term, so the step's V is +0 to
+// the bit and the other states step as a single cell's. Karma: the
+// excitation is a product with U^2 (+0 or -0 by the sign of gamma -
+// (v/vstar)^xm), less U it is +0 or -0, times 1/tau_e too; plus the +0
+// diffusion of +0 neighbours it is +0, and forward Euler keeps U = +0.
+// Mitchell-Schaeffer: J_in is a product with v^2 (+0 for h >= 0) and J_out
+// with -v (-0), so J_in + J_out is +0, as is that plus the +0 diffusion. The
+// GPU's tplane launches skip such tissue (cuda/rest_region.cu); their
+// kernels hold its code only for these models.
+#define CARDIAC_ZERO_V_MODELS(X) X(karma) X(mitchell_schaeffer)
+inline bool model_zero_v_stays(model_id m)
+{
+#define CARDIAC_ZERO_V_CASE(name) if (m == MODEL_ID_##name) return true;
+    CARDIAC_ZERO_V_MODELS(CARDIAC_ZERO_V_CASE)
+#undef CARDIAC_ZERO_V_CASE
+    return false;
+}
 // The one-step kernels of the naive and blockDS layouts: the most threads a
 // block takes (their __launch_bounds__; cuda/kernels_naive.cuh,
 // kernels_block.cuh). Models with many states in double keep a cell's state in
@@ -146,6 +165,18 @@ struct launch_ctx {
     // mpirun, where copies, other streams' events and the exchange's kernels
     // come between two launches.
     int follow;
+    // Resting tissue (tplane; cuda/rest_region.cu): the device's ring of four
+    // boxes of the planes where V is not +0, or null: every cell steps; the
+    // launch's number among the tracked ones; whether it may skip the planes
+    // that cannot change (else it steps all and records its box); the step
+    // at which each plane of the input and of the output buffer holds its
+    // state (the planes skipped hold an earlier one). rest_settle: the
+    // launch brings every plane of `in` to step step0 instead of stepping.
+    int *rest;
+    unsigned rest_seq;
+    int rest_use;
+    long long *rest_stamp_in, *rest_stamp_out;
+    int rest_settle;
     tower_geom tower;
     block_map blocks;                 // blockDS map in view axes, tables on the device (LAYOUT_BLOCK)
     size_t qlo, qhi;                  // blockDS: the storage indices to update, [qlo, qhi)

@@ -29,6 +29,14 @@ struct tplane_geom {
     // row zc planes.
     int nf, flo, fw, mb, me, early, zl;
     unsigned *sig;
+    // Resting tissue (cuda/rest_region.cuh): the ring of boxes, or null; the
+    // launch's number in it; whether it steps only the planes that can change
+    // (else every plane, recording its box); the input's and the output's
+    // plane stamps.
+    int *rest;
+    unsigned rest_seq;
+    int rest_use;
+    long long *stamp_in, *stamp_out;
 };
 
 // The planes [*lo, *hi) of the chunk of the blocks of row i along z.

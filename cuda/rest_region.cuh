@@ -1,0 +1,156 @@
+// Resting tissue in tplane's launches, device side (the host side, which
+// decides when a launch may skip it and brings skipped planes up to date:
+// cuda/rest_region.cu; the scheme: docs/gpu.md, "Resting tissue").
+//
+// For a model of CARDIAC_ZERO_V_MODELS (cuda/launch.h), a cell whose V and
+// whose neighbours' V are +0 keeps V = +0 and its other states step as a
+// single cell's. So a launch of K steps changes V nowhere farther than K
+// planes from a plane where V is not +0, and elsewhere only the other states
+// change, each cell by itself. Each launch records, in a ring of four boxes
+// on the device, the planes along z where a cell it wrote has V not +0; the
+// launches after it step only the planes within K of their input's box (the
+// launch before's) and those of their output buffer's box (the launch
+// before that's: V there may be stale, not +0). The planes left out keep an
+// earlier step's state, whose step each buffer records per plane (its
+// stamps): a plane that joins the stepped ones is first brought to the
+// launch's step by stepping its other states alone, the same operations in
+// the same order, so the results equal the unskipped run's to the bit. Its
+// V needs nothing: it is +0 at every step in between.
+//
+// A box is two maxima, so that zeros are an empty box: of FAR - z over the
+// planes where V is not +0 (their first) and of z + 1 (past their last).
+#ifndef CARDIAC_CUDA_REST_REGION_CUH
+#define CARDIAC_CUDA_REST_REGION_CUH
+
+constexpr int REST_FAR = 1 << 30;
+
+// V's bits, or-ed to 32 (0 only for +0).
+__device__ __forceinline__ unsigned rest_bits(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned rest_bits(double x)
+{
+    const unsigned long long b = (unsigned long long)__double_as_longlong(x);
+    return (unsigned)b | (unsigned)(b >> 32);
+}
+
+// The planes [x, y) of [zb, ze) that launch `seq` must step, K steps a
+// launch: those within K planes of launch seq - 1's box (its input) and
+// those in launch seq - 2's (its output buffer). Read after the previous
+// launch has finished (follow_previous_launch), around L1.
+__device__ __forceinline__ int2 rest_active_planes(const int *box, unsigned seq, int K, int zb, int ze)
+{
+    const int *in = box + 2 * ((seq - 1u) & 3u), *out = box + 2 * ((seq - 2u) & 3u);
+    const int in0 = __ldcg(in), in1 = __ldcg(in + 1), out0 = __ldcg(out), out1 = __ldcg(out + 1);
+    int lo = ze, hi = zb;
+    if (in1) { lo = min(lo, REST_FAR - in0 - K); hi = max(hi, in1 + K); }
+    if (out1) { lo = min(lo, REST_FAR - out0); hi = max(hi, out1); }
+    return make_int2(max(lo, zb), min(hi, ze));
+}
+
+// The block's shared memory for resting tissue (after its mbarrier): the
+// launch's stepped planes [lo, hi), the block's chunk [z0, z1), then a byte
+// a plane of the chunk, set where a cell the block wrote has V not +0
+// (planes past the 256th of a chunk share the last byte, which makes the
+// box only larger).
+constexpr int REST_PLANES = 256, REST_SM_BYTES = 16 + REST_PLANES;
+
+// After plane z (the chunk's i-th) that the last level wrote, `bits`: the
+// thread's V's bits or-ed. One predicated store, the same byte by every
+// thread that has one: a vote of the warp there instead cost 5% of a 256^3
+// step, and a register a thread for the planes made the kernel spill
+// (docs/gpu-notebook.md, item 68).
+__device__ __forceinline__ void rest_note_plane(unsigned bits, int i, unsigned char *flags)
+{
+    if (bits) flags[min(i, REST_PLANES - 1)] = 1;
+}
+
+// At the block's end, every thread of it here: the planes whose byte is set
+// into launch seq's box, by the block's first warp (a ballot over the bytes'
+// words), and the stamps of the chunk's planes, which the block wrote (its
+// tile's cells of them), set to `to`.
+__device__ __forceinline__ void rest_record(int *box, unsigned seq, const int *sm, long long *stamp, long long to)
+{
+    const int z0 = sm[2], z1 = sm[3];
+    for (int z = z0 + (int)threadIdx.x; z < z1; z += (int)blockDim.x) stamp[z] = to;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        static_assert(REST_PLANES == 256, "rest_record: 64 words of bytes, 2 a lane");
+        const unsigned *words = (const unsigned *)(sm + 4);
+        const unsigned a = __ballot_sync(~0u, words[threadIdx.x] != 0u);
+        const unsigned b = __ballot_sync(~0u, words[32 + threadIdx.x] != 0u);
+        if (threadIdx.x == 0 && (a | b)) {
+            const unsigned char *flags = (const unsigned char *)words;
+            const int wf = a ? __ffs(a) - 1 : 32 + __ffs(b) - 1, wl = b ? 63 - __clz(b) : 31 - __clz(a);
+            int first = 4 * wf, last = 4 * wl + 3;
+            while (!flags[first]) first++;
+            while (!flags[last]) last--;
+            int *bx = box + 2 * (seq & 3u);
+            atomicMax(bx, REST_FAR - (z0 + first));
+            atomicMax(bx + 1, last == REST_PLANES - 1 ? z1 : z0 + last + 1);
+        }
+    }
+}
+
+// Launch seq clears the box of launch seq + 1, which held launch seq - 3's
+// and is read by no launch after seq - 1 (one thread of the launch, after
+// the launch before it has finished).
+__device__ __forceinline__ void rest_clear_next(int *box, unsigned seq)
+{
+    int *b = box + 2 * ((seq + 1u) & 3u);
+    b[0] = 0;
+    b[1] = 0;
+}
+
+// A cell of a skipped plane brought forward n steps: V is +0 throughout,
+// the other states (o, in state order without V) step as the launches'
+// cells do, with no diffusion and no stimulus. V is set to +0 before each
+// step and its new value is not used, so the compiler drops V's update and
+// what only it reads (Karma: 3 operations a step).
+template <class M, class T, int NOQ>
+__device__ __forceinline__ void rest_catch_up(T (&o)[NOQ], long long n, T dt, const T *p)
+{
+    constexpr int NS = M::nstate, VI = M::vindex;
+    T y[NS];
+#pragma unroll
+    for (int v = 0, q = 0; v < NS; v++)
+        if (v != VI) y[v] = o[q++];
+    for (long long i = 0; i < n; i++) {
+        y[VI] = (T)0;
+        M::step(y, (T)0, (T)-0.0, dt, p);
+    }
+#pragma unroll
+    for (int v = 0, q = 0; v < NS; v++)
+        if (v != VI) o[q++] = y[v];
+}
+
+// The launch's margins (a launch that skips planes, at its end): the planes
+// [zlo, zhi) next to the stepped ones, which the next launch may step, taken
+// from the input (at their stamps) to the output at step `to`, cell by cell
+// of the block's written cells (rows [r0, r1) and columns [c0, c1) of the
+// plane, sz cells apart plane to plane, nx row to row); V stays +0 there and
+// is not written (the output's V is +0 there already).
+template <class M, class T, bool FOLD>
+__device__ __forceinline__ void rest_margin(const step_args<M, T> &a, const long long *stamp_in, long long *stamp_out,
+                                            int zlo, int zhi, long long to, int c0, int c1, int r0, int r1)
+{
+    constexpr int NS = M::nstate, VI = M::vindex, NOQ = NS > 1 ? NS - 1 : 1;
+    T p[M::nparam];
+    model_params<M, T, FOLD>(a, p);
+    const int nx = a.n[0], w = c1 - c0, cells = w * (r1 - r0);
+    for (int z = zlo; z < zhi; z++) {
+        const long long n = to - __ldcg(stamp_in + z);
+        for (int t = (int)threadIdx.x; t < cells; t += (int)blockDim.x) {
+            const size_t i = (size_t)z * nx * a.n[1] + (size_t)(r0 + t / w) * nx + (c0 + t % w);
+            T o[NOQ];
+#pragma unroll
+            for (int v = 0, q = 0; v < NS; v++)
+                if (v != VI) o[q++] = a.in[v][i];
+            rest_catch_up<M, T>(o, n, a.dt, p);
+#pragma unroll
+            for (int v = 0, q = 0; v < NS; v++)
+                if (v != VI) a.out[v][i] = o[q++];
+        }
+        if (threadIdx.x == 0) stamp_out[z] = to;
+    }
+}
+
+#endif
