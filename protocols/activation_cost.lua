@@ -8,7 +8,7 @@ local n, steps = tonumber(arg[1] or 256), tonumber(arg[2] or 2000)
 cardiac.quiet = true
 local function ms_per_step(every)
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = {n, n, n}, dx = 0.25}, model = "karma", dt = 0.05, D = 0.1,
-                                 backend = "auto"}
+                                 backend = "auto", skip_rest = false}
   sim:set("U", 3.0, cardiac.slab{axis = "x", from = 0, to = 2})
   if every then sim:activation{every = every} end
   local t = measure.ms_per_step(sim, steps)

@@ -129,10 +129,11 @@ end
 
 local function make(case, layout, tsteps, block)
   local mesh = cardiac.mesh{n = case.n, dx = case.dx}
+  -- every cell stepped (skip_rest = false): the step's cost, whatever the
+  -- state (resting tissue: docs/gpu.md)
   local sim = cardiac.simulation{mesh = mesh, model = cardiac.model(case.model, case.params), dt = case.dt,
-                                 D = case.D, stencil = case.order,
-                                 backend = "cuda", precision = case.precision, layout = layout, tsteps = tsteps,
-                                 block = block}
+                                 D = case.D, stencil = case.order, backend = "cuda", skip_rest = false,
+                                 precision = case.precision, layout = layout, tsteps = tsteps, block = block}
   case.init(sim)
   return sim
 end

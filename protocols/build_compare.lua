@@ -14,7 +14,7 @@ cardiac.quiet = true
 
 local function karma()
   local mesh = cardiac.mesh{n = {256, 256, 256}, dx = 0.5}
-  local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = "cuda"}
+  local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = "cuda", skip_rest = false}
   sim:set("U", 3, cardiac.slab{axis = "z", from = 0, to = 5})
   return sim, 500
 end
@@ -22,7 +22,7 @@ end
 local function heart()
   local mesh = cardiac.mesh{n = {250, 326, 298}, dx = 0.5, tissue = cardiac.biventricle()}
   local sim = cardiac.simulation{mesh = mesh, model = "ohara_rudy", dt = 0.05, D = 0.3, precision = "mixed",
-                                 backend = "cuda", blocks = 2}
+                                 backend = "cuda", skip_rest = false, blocks = 2}
   sim:set("V", 0.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * 298 * 0.5})
   return sim, 100
 end
@@ -32,7 +32,7 @@ local function calcium()
   local st = cardiac.stimulus{region = cardiac.slab{axis = "z", from = 0, to = 0.5}, amplitude = 80, duration = 1,
                               start = 0}
   local sim = cardiac.simulation{mesh = mesh, model = cardiac.model("gaur_rudy", {dyads = 10000}), dt = 0.05,
-                                 D = 0.2, stimuli = {st}, backend = "cuda"}
+                                 D = 0.2, stimuli = {st}, backend = "cuda", skip_rest = false}
   sim:run(2)   -- a beat has started: channels open in part of the tissue
   return sim, 20
 end

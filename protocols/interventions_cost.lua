@@ -12,7 +12,7 @@ cardiac.quiet = true
 local L = n * 0.25
 local function ms_per_step(setup)
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = {n, n, n}, dx = 0.25}, model = "karma", dt = 0.05, D = 0.1,
-                                 backend = "auto"}
+                                 backend = "auto", skip_rest = false}
   sim:set("U", 3.0, cardiac.slab{axis = "x", from = 0, to = 2})
   setup(sim)
   local t, sets = measure.ms_per_step(sim, steps), sim:param_sets()

@@ -16,7 +16,7 @@ for _, precision in ipairs{"fp32", "fp64"} do
     for _, layout in ipairs{"naive", "tblock", "tplane"} do
       local ok, sim = pcall(cardiac.simulation, {mesh = cardiac.mesh{n = {n, n, n}, dx = 0.5},
         model = cardiac.model("karma", params or nil), dt = 0.05, D = 0.04, precision = precision,
-        backend = "cuda", layout = layout})
+        backend = "cuda", skip_rest = false, layout = layout})
       if ok then
         sim:set("v", 0.5)
         sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})

@@ -10,7 +10,7 @@ assert(cardiac.gpu(), "karma_steps needs a GPU")
 cardiac.quiet = true
 local function bench(tag, n, layout)
   local s = cardiac.simulation{mesh = cardiac.mesh{n = n, dx = 0.5}, model = "karma", dt = 0.05, D = 0.1,
-                               backend = "cuda", layout = layout}
+                               backend = "cuda", skip_rest = false, layout = layout}
   s:set("U", 3, cardiac.slab{axis = "x", from = 0, to = 2})
   local b = s:benchmark{steps = 500, ["repeat"] = 5}
   print(("%-8s %-12s %-7s %.5f ms/step"):format(label, tag, s.layout, b.per_step))

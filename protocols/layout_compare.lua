@@ -17,7 +17,8 @@ local function karma(n, precision, params)
   return function(layout, tsteps)
     local m = cardiac.mesh{n = {n, n, n}, dx = 0.5}
     local s = cardiac.simulation{mesh = m, model = cardiac.model("karma", params), dt = 0.05, D = 0.1,
-                                 backend = "cuda", precision = precision, layout = layout, tsteps = tsteps}
+                                 backend = "cuda", skip_rest = false, precision = precision, layout = layout,
+                                 tsteps = tsteps}
     s:set("v", 0.5)
     s:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
     return s
@@ -27,7 +28,7 @@ local function aliev(n)
   return function(layout, tsteps)
     local m = cardiac.mesh{n = {n, n}, dx = 0.25}
     local s = cardiac.simulation{mesh = m, model = "aliev_panfilov", dt = 0.02, D = 0.05, backend = "cuda",
-                                 layout = layout, tsteps = tsteps}
+                                 skip_rest = false, layout = layout, tsteps = tsteps}
     s:set("V", 20, cardiac.slab{axis = "x", from = 0, to = 0.05 * n * 0.25})
     return s
   end
@@ -37,7 +38,8 @@ local function heart(precision, blocks)
   return function()
     heart_mesh = heart_mesh or cardiac.mesh{n = {84, 109, 100}, dx = 0.5, tissue = cardiac.biventricle()}
     local s = cardiac.simulation{mesh = heart_mesh, model = cardiac.model("ohara_rudy", {cell = "endo"}),
-                                 dt = 0.05, D = 0.3, backend = "cuda", precision = precision, blocks = blocks}
+                                 dt = 0.05, D = 0.3, backend = "cuda", skip_rest = false, precision = precision,
+                                 blocks = blocks}
     -- (the layout follows from blocks: "block" with them, "naive" without)
     s:set("V", 0, cardiac.slab{axis = "z", from = 0, to = 0.05 * 100 * 0.5})
     return s

@@ -24,8 +24,8 @@ local models = {
 
 local function make(m, n, general, precision, layout, tsteps)
   return cardiac.simulation{mesh = cardiac.mesh{n = n, dx = m[3]}, model = cardiac.model(m[2], general and m[9] or nil),
-                            dt = m[4], D = #n == 2 and m[5] or m[6], backend = "cuda", precision = precision,
-                            layout = layout, tsteps = tsteps}
+                            dt = m[4], D = #n == 2 and m[5] or m[6], backend = "cuda", skip_rest = false,
+                            precision = precision, layout = layout, tsteps = tsteps}
 end
 
 -- the layout and steps a kernel a simulation runs: "naive", "tblock/3", ...

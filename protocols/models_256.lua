@@ -34,7 +34,7 @@ for _, c in ipairs(cases) do
   local name, cell, dt, precision, steps = table.unpack(c)
   local model = cardiac.model(name, cell and {cell = cell} or nil)
   local sim = cardiac.simulation{mesh = mesh, model = model, dt = dt, D = 0.1, precision = precision,
-                                 backend = "cuda"}
+                                 backend = "cuda", skip_rest = false}
   local vname = model:states()[1].name
   sim:set(vname, model.vmax, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.25})
   local per_step = sim:benchmark{steps = steps, ["repeat"] = 3, warmup = math.min(100, steps)}.per_step

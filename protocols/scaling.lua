@@ -28,7 +28,7 @@ local rows = {}
 for _, c in ipairs(cases) do
   local n = c.n
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = n, dx = 0.5}, model = "karma", dt = 0.05, D = 0.1,
-                                 backend = backend, precision = "fp32", layout = layout}
+                                 backend = backend, skip_rest = false, precision = "fp32", layout = layout}
   sim:set("v", 0.5)
   sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n[3] * 0.5})
   local steps = n[1] >= 1024 and 500 or 2000

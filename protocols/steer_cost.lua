@@ -26,7 +26,7 @@ local median = require("measure").median
 local rows = {}
 for _, c in ipairs(cases) do
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = c.mesh, dx = 0.5}, model = "karma", dt = 0.05, D = 0.1,
-                                 backend = c.backend}
+                                 backend = c.backend, skip_rest = false}
   sim:set("U", 3, cardiac.slab{axis = "x", from = 0, to = 2})
   sim:run(c.ms / 4)   -- warm-up: the kernels loaded, the chunk size settled
   local blocking, started = {}, {}

@@ -26,7 +26,7 @@ local function timed(fn, reps)
   return median(t)
 end
 local mesh = cardiac.mesh{n = {n, n, n}, dx = 0.5}
-local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = "auto"}
+local sim = cardiac.simulation{mesh = mesh, model = "karma", dt = 0.05, D = 0.1, backend = "auto", skip_rest = false}
 sim:set("v", 0.5)
 sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
 local f, mid = n / 256, {n // 2, n // 2, math.floor(80 * n / 256) + 1}

@@ -19,8 +19,8 @@ cardiac.quiet = true
 
 local function per_step(ny, nz, block)
   local sim = cardiac.simulation{mesh = cardiac.mesh{n = {256, ny, nz}, dx = 0.5}, model = cardiac.model("karma"),
-                                 dt = 0.05, D = 0.1, stencil = 2, backend = "cuda", precision = "fp32",
-                                 layout = "tplane", tsteps = 3, block = block}
+                                 dt = 0.05, D = 0.1, stencil = 2, backend = "cuda", skip_rest = false,
+                                 precision = "fp32", layout = "tplane", tsteps = 3, block = block}
   sim:set("v", 0.5)
   sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * 256 * 0.5})
   sim:step(60)

@@ -22,8 +22,8 @@ cardiac.quiet = true
 local function karma(n, precision)
   return function(layout, K, block)
     local sim = cardiac.simulation{mesh = cardiac.mesh{n = {n, n, n}, dx = 0.5}, model = cardiac.model("karma"),
-                                   dt = 0.05, D = 0.1, stencil = 2, backend = "cuda", precision = precision,
-                                   layout = layout, tsteps = K, block = block}
+                                   dt = 0.05, D = 0.1, stencil = 2, backend = "cuda", skip_rest = false,
+                                   precision = precision, layout = layout, tsteps = K, block = block}
     sim:set("v", 0.5)
     sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
     return sim

@@ -1,0 +1,83 @@
+-- Resting tissue skipped by tplane's launches (docs/gpu.md, "Resting tissue"):
+-- the thesis' Karma cube (protocols/repro_thesis_karma.lua's case: v = 0.5,
+-- U = 3 in the first 5% of z, D = 0.04 mm^2/ms, dt = 0.05 ms, fp32, the
+-- default layout) for 1 s of activity, `sim:run(1000)`, with skip_rest on
+-- (the default) and off, and the same cube with U = 1e-3 everywhere else, where
+-- no plane rests (what tracking costs where it skips nothing). Wall clock of
+-- sim:run after 100 warm-up steps, the cases alternately, `repeats` times;
+-- then the skipped and the unskipped run's states compared (max |difference|
+-- over U and v, which must be 0). Also: the share of plane-steps the skipped
+-- run stepped, from U's highest plane not +0 sampled every 100 steps of a
+-- cable along z (the cube's state does not depend on x and y). Needs a GPU.
+--   cardiac protocols/rest_skip.lua [sizes = 256,512] [repeats = 1] [csv]
+assert(cardiac.gpu(), "rest_skip.lua needs a GPU")
+cardiac.quiet = true
+local sizes = {}
+for n in (arg[1] or "256,512"):gmatch("%d+") do sizes[#sizes + 1] = tonumber(n) end
+local repeats = tonumber(arg[2] or 1)
+local csv = arg[3]
+
+local karma = cardiac.model("karma")
+local D = 0.4 * 0.5 ^ 2 / karma:get("tau_e")
+local function cube(n, skip, busy)
+  local sim = cardiac.simulation{mesh = cardiac.mesh{n = {n, n, n}, dx = 0.5}, model = karma, dt = 0.05, D = D,
+                                 backend = "cuda", skip_rest = skip}
+  sim:set("v", 0.5)
+  if busy then sim:set("U", 1e-3) end
+  sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
+  return sim
+end
+
+-- the planes a launch of K = 3 steps steps: up to 3 past U's highest plane
+-- not +0, on a cable of the same case (CPU), sampled every 100 steps
+local function stepped_share(n)
+  local sim = cardiac.simulation{mesh = cardiac.mesh{n = {1, 1, n}, dx = 0.5}, model = karma, dt = 0.05, D = D}
+  sim:set("v", 0.5)
+  sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 0.05 * n * 0.5})
+  local sum, samples = 0, 0
+  for _ = 1, 200 do
+    sim:step(100)
+    local U, top = sim:field("U"), 0
+    for k = n, 1, -1 do if U[k] ~= 0 then top = k break end end
+    sum, samples = sum + math.min(n, top + 3) / n, samples + 1
+  end
+  sim:close()
+  return sum / samples
+end
+
+local rows = {}
+print(("GPU: %s"):format(cardiac.gpu().name))
+print("n     case                        1 s (20,000 steps)")
+for _, n in ipairs(sizes) do
+  local share = stepped_share(n)
+  local keep, first = {}, #rows + 1
+  for r = 1, repeats do
+    for _, c in ipairs{{"thesis", true, false}, {"thesis", false, false}, {"no rest", true, true},
+                       {"no rest", false, true}} do
+      local sim = cube(n, c[2], c[3])
+      sim:step(100)
+      local t0 = cardiac.clock()
+      sim:run(1000)
+      local s = cardiac.clock() - t0
+      rows[#rows + 1] = {n = n, state = c[1], skip_rest = tostring(c[2]), s_per_20000 = s, ms_per_step = s / 20,
+                         planes_stepped = c[2] and not c[3] and share or 1, max_diff = ""}
+      print(("%-5d %-8s skip_rest = %-5s %8.3f s  %8.5f ms/step%s"):format(n, c[1], tostring(c[2]), s, s / 20,
+        c[2] and not c[3] and ("  planes stepped: %.1f%% (cable)"):format(100 * share) or ""))
+      if r == repeats and not c[3] then keep[#keep + 1] = sim else sim:close() end
+    end
+  end
+  local d = math.max((keep[1]:diff(keep[2], "U")), (keep[1]:diff(keep[2], "v")))
+  local lo, hi = keep[1]:stats("U")
+  print(("%-5d skipped against every cell: max |difference| %g (U in [%.2f, %.2f] at 1 s)"):format(n, d, lo, hi))
+  for i = first, #rows do rows[i].max_diff = rows[i].state == "thesis" and d or "" end
+  for _, s in ipairs(keep) do s:close() end
+end
+if csv then
+  local f = assert(io.open(csv, "w"))
+  f:write("n,state,skip_rest,s_per_20000,ms_per_step,planes_stepped,max_diff\n")
+  for _, r in ipairs(rows) do
+    f:write(("%d,%s,%s,%.4f,%.5f,%.4f,%s\n"):format(r.n, r.state, r.skip_rest, r.s_per_20000, r.ms_per_step,
+      r.planes_stepped, tostring(r.max_diff)))
+  end
+  f:close()
+end
