@@ -24,19 +24,8 @@ if not gpu then
 end
 cardiac.quiet = true
 print(("GPU: %s, compute capability %s"):format(gpu.name, gpu.compute_capability))
-
-local pass, fail = 0, 0
-local function check(cond, what)
-  if cond then pass = pass + 1 else fail = fail + 1 end
-  print((cond and "ok   " or "FAIL ") .. what)
-end
-
--- the largest |difference| over the states of two simulations
-local function worst(a, b, states)
-  local w = 0
-  for _, v in ipairs(states) do w = math.max(w, (a:diff(b, v))) end
-  return w
-end
+local t = require "checks"
+local check, worst = t.check, t.worst_diff
 
 -- a pair of simulations alike but for skip_rest; spec: n, model, D, dt,
 -- tsteps, block, params, init(sim), members
@@ -53,7 +42,6 @@ local function pair(spec)
   return make(true), make(false)
 end
 
-local KARMA = {"U", "v"}
 local function thesis(sim)
   sim:set("v", 0.5)
   sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 3})
@@ -67,7 +55,7 @@ for _, K in ipairs{3, 2, 1} do
   for _, n in ipairs{1, 7, 300, 1200} do
     a:step(n)
     b:step(n)
-    w = math.max(w, worst(a, b, KARMA))
+    w = math.max(w, worst(a, b))
   end
   local _, top = a:stats("U")
   check(w == 0, ("thesis' plane wave, tsteps %d, calls of 1, 7, 300, 1200 steps: max |difference| %g (U up to %.2f)")
@@ -86,9 +74,9 @@ do
   end
   local a, b = pair{n = {40, 24, 96}, model = "karma", D = 0.04, init = init}
   a:step(500); b:step(500)
-  local w = worst(a, b, KARMA)
+  local w = worst(a, b)
   a:step(700); b:step(700)
-  w = math.max(w, worst(a, b, KARMA))
+  w = math.max(w, worst(a, b))
   local _, top = a:stats("U")
   check(w == 0, ("plane wave and a stimulus ahead of it at 30 ms: max |difference| %g (U up to %.2f)"):format(w, top))
   a:close(); b:close()
@@ -102,9 +90,9 @@ for _, block in ipairs{false, {32, 4}} do
   end
   local a, b = pair{n = {48, 40, 100}, model = "karma", block = block or nil, init = stim}
   a:step(400); b:step(400)
-  local w = worst(a, b, KARMA)
+  local w = worst(a, b)
   a:step(800); b:step(800)
-  w = math.max(w, worst(a, b, KARMA))
+  w = math.max(w, worst(a, b))
   check(w == 0, ("point stimulus at rest%s, 1,200 steps: max |difference| %g")
     :format(block and " on 32 x 4 thread tiles (x and y halos)" or "", w))
   a:close(); b:close()
@@ -116,7 +104,7 @@ do
   a:step(300); b:step(300)
   for _, sim in ipairs{a, b} do sim:set("U", 2.5, cardiac.slab{axis = "z", from = 50, to = 52}) end
   a:step(300); b:step(300)
-  check(worst(a, b, KARMA) == 0, "U set ahead of the wave between two calls: equal 300 steps later")
+  check(worst(a, b) == 0, "U set ahead of the wave between two calls: equal 300 steps later")
   local file = os.tmpname() .. ".h5"
   a:checkpoint(file, {overwrite = true})
   local c = cardiac.simulation{mesh = cardiac.mesh{n = {40, 24, 120}, dx = 0.5}, model = "karma", dt = 0.05,
@@ -126,7 +114,7 @@ do
   local pa = a:probe{cells = {{20, 12, 100}}, vars = {"U", "v"}}
   local pb = b:probe{cells = {{20, 12, 100}}, vars = {"U", "v"}}
   a:step(200); b:step(200); c:step(200)
-  check(worst(a, b, KARMA) == 0 and worst(a, c, KARMA) == 0,
+  check(worst(a, b) == 0 and worst(a, c) == 0,
         "probe read every step, and a checkpoint restored: all three equal 200 steps later")
   local da, db = pa:data(), pb:data()
   local same = #da.t == #db.t and #da.t > 0
@@ -139,12 +127,12 @@ end
 do
   local a, b = pair{n = {40, 24, 96}, model = "karma", D = 0.04, params = {xm = 9.5, eps = 0.012}, init = thesis}
   a:step(900); b:step(900)
-  check(worst(a, b, KARMA) == 0, ("Karma with xm = 9.5, eps = 0.012: max |difference| %g"):format(worst(a, b, KARMA)))
+  check(worst(a, b) == 0, ("Karma with xm = 9.5, eps = 0.012: max |difference| %g"):format(worst(a, b)))
   a:close(); b:close()
   local function ms(sim) sim:set("v", 0.9, cardiac.slab{axis = "z", from = 0, to = 2}) end
   a, b = pair{n = {40, 24, 96}, model = "mitchell_schaeffer", init = ms}
   a:step(900); b:step(900)
-  local w = worst(a, b, {"v", "h"})
+  local w = worst(a, b)
   local _, top = a:stats("v")
   check(w == 0, ("Mitchell-Schaeffer plane wave: max |difference| %g (V up to %.2f)"):format(w, top))
   a:close(); b:close()
@@ -158,10 +146,9 @@ do
     sim:set("U", 3.0, cardiac.box{min = {0, 0, 2.5}, max = {2, 24, 3}})
   end}
   a:step(600); b:step(600)
-  check(worst(a, b, KARMA) == 0, ("ensemble of 12 sheets with their own D, one excited: max |difference| %g")
-    :format(worst(a, b, KARMA)))
+  check(worst(a, b) == 0, ("ensemble of 12 sheets with their own D, one excited: max |difference| %g")
+    :format(worst(a, b)))
   a:close(); b:close()
 end
 
-print(("%d passed, %d failed"):format(pass, fail))
-os.exit(fail == 0 and 0 or 1)
+t.finish()
