@@ -522,7 +522,6 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 template <class M, class T, bool FOLD>
 __global__ void __launch_bounds__(256) k_rest_settle(const step_args<M, T> a, const long long *stamp, int parts)
 {
-    constexpr int NS = M::nstate, VI = M::vindex, NOQ = NS > 1 ? NS - 1 : 1;
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
     const int sz = a.n[0] * a.n[1], per = (sz + parts - 1) / parts;
@@ -530,17 +529,8 @@ __global__ void __launch_bounds__(256) k_rest_settle(const step_args<M, T> a, co
         const int z = w / parts, c0 = (w % parts) * per, c1 = min(sz, c0 + per);
         const long long owed = a.step0 - __ldcg(stamp + z);
         if (owed <= 0) continue;
-        for (int c = c0 + (int)threadIdx.x; c < c1; c += blockDim.x) {
-            const size_t i = (size_t)z * sz + c;
-            T o[NOQ];
-#pragma unroll
-            for (int v = 0, q = 0; v < NS; v++)
-                if (v != VI) o[q++] = a.in[v][i];
-            rest_catch_up<M, T>(o, owed, a.dt, p);
-#pragma unroll
-            for (int v = 0, q = 0; v < NS; v++)
-                if (v != VI) a.in[v][i] = o[q++];
-        }
+        for (int c = c0 + (int)threadIdx.x; c < c1; c += blockDim.x)
+            rest_catch_up<M, T>(a.in, a.in, (size_t)z * sz + c, owed, a.dt, p);
     }
 }
 

@@ -100,26 +100,27 @@ __device__ __forceinline__ void rest_clear_next(int *box, unsigned seq)
     b[1] = 0;
 }
 
-// A cell of a skipped plane brought forward n steps: V is +0 throughout,
-// the other states (o, in state order without V) step as the launches'
-// cells do, with no diffusion and no stimulus. V is set to +0 before each
-// step and its new value is not used, so the compiler drops V's update and
-// what only it reads (Karma: 3 operations a step).
-template <class M, class T, int NOQ>
-__device__ __forceinline__ void rest_catch_up(T (&o)[NOQ], long long n, T dt, const T *p)
+// Cell i of a skipped plane brought forward n steps, from the arrays
+// `from` to `to` (the same for a settle): V is +0 throughout, the other
+// states step as the launches' cells do, with no diffusion and no stimulus.
+// V is set to +0 before each step and its new value is not used, so the
+// compiler drops V's update and what only it reads (Karma: 3 operations a
+// step); V itself is neither read nor written.
+template <class M, class T>
+__device__ __forceinline__ void rest_catch_up(T *const *from, T *const *to, size_t i, long long n, T dt, const T *p)
 {
     constexpr int NS = M::nstate, VI = M::vindex;
     T y[NS];
 #pragma unroll
-    for (int v = 0, q = 0; v < NS; v++)
-        if (v != VI) y[v] = o[q++];
-    for (long long i = 0; i < n; i++) {
+    for (int v = 0; v < NS; v++)
+        if (v != VI) y[v] = from[v][i];
+    for (long long k = 0; k < n; k++) {
         y[VI] = (T)0;
         M::step(y, (T)0, (T)-0.0, dt, p);
     }
 #pragma unroll
-    for (int v = 0, q = 0; v < NS; v++)
-        if (v != VI) o[q++] = y[v];
+    for (int v = 0; v < NS; v++)
+        if (v != VI) to[v][i] = y[v];
 }
 
 // The launch's margins (a launch that skips planes, at its end): the planes
@@ -132,23 +133,14 @@ template <class M, class T, bool FOLD>
 __device__ __forceinline__ void rest_margin(const step_args<M, T> &a, const long long *stamp_in, long long *stamp_out,
                                             int zlo, int zhi, long long to, int c0, int c1, int r0, int r1)
 {
-    constexpr int NS = M::nstate, VI = M::vindex, NOQ = NS > 1 ? NS - 1 : 1;
     T p[M::nparam];
     model_params<M, T, FOLD>(a, p);
     const int nx = a.n[0], w = c1 - c0, cells = w * (r1 - r0);
     for (int z = zlo; z < zhi; z++) {
         const long long n = to - __ldcg(stamp_in + z);
-        for (int t = (int)threadIdx.x; t < cells; t += (int)blockDim.x) {
-            const size_t i = (size_t)z * nx * a.n[1] + (size_t)(r0 + t / w) * nx + (c0 + t % w);
-            T o[NOQ];
-#pragma unroll
-            for (int v = 0, q = 0; v < NS; v++)
-                if (v != VI) o[q++] = a.in[v][i];
-            rest_catch_up<M, T>(o, n, a.dt, p);
-#pragma unroll
-            for (int v = 0, q = 0; v < NS; v++)
-                if (v != VI) a.out[v][i] = o[q++];
-        }
+        for (int t = (int)threadIdx.x; t < cells; t += (int)blockDim.x)
+            rest_catch_up<M, T>(a.in, a.out, (size_t)z * nx * a.n[1] + (size_t)(r0 + t / w) * nx + (c0 + t % w), n,
+                                a.dt, p);
         if (threadIdx.x == 0) stamp_out[z] = to;
     }
 }

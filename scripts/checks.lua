@@ -7,6 +7,7 @@
 --   check(x == 1, "x is %d", x)
 --   t.worst_diff(sim_a, sim_b)   -- largest state difference of two simulations
 --   t.worst_relative(sim_a, sim_b)   -- largest relative one, and the state's name
+--   local gpu = t.require_gpu()   -- a GPU test: skipped (exit 77) without one
 --   t.finish()
 local M = {passed = 0, failed = 0}
 
@@ -37,6 +38,17 @@ function M.worst_relative(a, b)
     end
   end
   return worst, name
+end
+
+-- A GPU test without a usable GPU: prints why and ends the script with exit
+-- status 77, which ctest shows as skipped.
+function M.require_gpu()
+  local gpu, why = cardiac.gpu()
+  if not gpu then
+    print("SKIPPED: no GPU: " .. why)
+    os.exit(77)
+  end
+  return gpu
 end
 
 function M.finish()

@@ -17,15 +17,11 @@
 -- The skipped run must also be faster where most of the box rests: the
 -- thesis' case at 256^3 is timed by protocols/rest_skip.lua. Skipped (exit
 -- code 77) where no GPU is usable.
-local gpu, why = cardiac.gpu()
-if not gpu then
-  print("SKIPPED: no GPU: " .. why)
-  os.exit(77)
-end
-cardiac.quiet = true
-print(("GPU: %s, compute capability %s"):format(gpu.name, gpu.compute_capability))
 local t = require "checks"
 local check, worst = t.check, t.worst_diff
+local gpu = t.require_gpu()
+cardiac.quiet = true
+print(("GPU: %s, compute capability %s"):format(gpu.name, gpu.compute_capability))
 
 -- a pair of simulations alike but for skip_rest; spec: n, model, D, dt,
 -- tsteps, block, params, init(sim), members
