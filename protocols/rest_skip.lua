@@ -60,7 +60,7 @@ for _, n in ipairs(sizes) do
       sim:run(1000)
       local s = cardiac.clock() - t0
       rows[#rows + 1] = {n = n, state = c[1], skip_rest = tostring(c[2]), s_per_20000 = s, ms_per_step = s / 20,
-                         planes_stepped = c[2] and not c[3] and share or 1, max_diff = ""}
+                         planes_stepped = c[2] and not c[3] and share or 1}
       print(("%-5d %-8s skip_rest = %-5s %8.3f s  %8.5f ms/step%s"):format(n, c[1], tostring(c[2]), s, s / 20,
         c[2] and not c[3] and ("  planes stepped: %.1f%% (cable)"):format(100 * share) or ""))
       if r == repeats and not c[3] then keep[#keep + 1] = sim else sim:close() end
@@ -69,15 +69,10 @@ for _, n in ipairs(sizes) do
   local d = math.max((keep[1]:diff(keep[2], "U")), (keep[1]:diff(keep[2], "v")))
   local lo, hi = keep[1]:stats("U")
   print(("%-5d skipped against every cell: max |difference| %g (U in [%.2f, %.2f] at 1 s)"):format(n, d, lo, hi))
-  for i = first, #rows do rows[i].max_diff = rows[i].state == "thesis" and d or "" end
+  for i = first, #rows do rows[i].max_diff = rows[i].state == "thesis" and d or nil end
   for _, s in ipairs(keep) do s:close() end
 end
 if csv then
-  local f = assert(io.open(csv, "w"))
-  f:write("n,state,skip_rest,s_per_20000,ms_per_step,planes_stepped,max_diff\n")
-  for _, r in ipairs(rows) do
-    f:write(("%d,%s,%s,%.4f,%.5f,%.4f,%s\n"):format(r.n, r.state, r.skip_rest, r.s_per_20000, r.ms_per_step,
-      r.planes_stepped, tostring(r.max_diff)))
-  end
-  f:close()
+  require("tables").csv(csv, rows, {"n", "state", "skip_rest", "s_per_20000", "ms_per_step", "planes_stepped",
+                                    "max_diff"}, {overwrite = true})
 end
