@@ -17,8 +17,9 @@ local items = {
             .. "model is the default Karma set (tau_E = 2.5 ms) with the thesis' D = 0.04 mm^2/ms (docs/models.md): "
             .. "the planar wave reaches the top of the 256^3 cube at 857 ms and is still in it at 1 s (U up to "
             .. "3.66), and in the 512^3 cube it has not reached the top. Before Karma had its time scale (tau_E = "
-            .. "1 ms, D = 0.1) the wave had left the cube by 1 s. A step with every cell stepped costs what it did "
-            .. "(`build/cardiac protocols/karma_cost.lua`: the default set's kernels cost what they did, docs/models.md); "
+            .. "1 ms, D = 0.1) the wave had left the cube by 1 s. With every cell stepped the step's cost does not "
+            .. "depend on the state (`build/cardiac protocols/karma_cost.lua`: the default set's kernels cost what they "
+            .. "did, docs/models.md); "
             .. "the 1 s runs skip the resting tissue ahead of the wave (exactly: docs/gpu.md, \"Resting tissue\"), "
             .. "whose share falls as the wave climbs, so their time depends on the state: the note gives each with "
             .. "every cell stepped. Table 5.2's step times step every cell."},
