@@ -188,6 +188,12 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     const int gx = blockIdx.x * g.cx - g.hx + tx;
     const int gy0 = blockIdx.y * g.cy - g.hy + ty0;
     const int col0 = gy0 * nx + gx;                               // in-plane index of cell 0
+    int z0, z1;                                                   // the chunk's planes
+    {
+        const int2 chunk = tplane_chunk(g, blockIdx.z);
+        z0 = chunk.x;
+        z1 = chunk.y;
+    }
 
     // Per cell k: the levels it computes (bits 0-2), whether it is in the
     // box (bit 3) and whether the last level writes it (bit 4).
@@ -228,18 +234,12 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     T oq[K][CPT][NOQ];          // level l's other states of the plane it computed an iteration ago
     // A programmatic dependent launch (cuda/follow_launch.cuh): the lines
     // above, the set-up, run while the launch before this one finishes
-    // (docs/gpu-notebook.md, item 60: 2.7% of a 256^3 step); the chunk after
-    // it, since with resting tissue it follows from that launch's box
+    // (docs/gpu-notebook.md, item 60: 2.7% of a 256^3 step)
     follow_previous_launch();
-    int z0, z1;
-    {
-        const int2 chunk = tplane_chunk(g, blockIdx.z);
-        z0 = chunk.x;
-        z1 = chunk.y;
-    }
     // resting tissue (cuda/rest_region.cuh): where the launch may skip it,
-    // the blocks share the planes that can change, and a block with none
-    // leaves at once. [rlo, rhi): the planes the launch steps.
+    // the blocks share the planes that can change, which follow from the
+    // launch before's box, and a block with none leaves at once. [rlo,
+    // rhi): the planes the launch steps.
     int rlo = g.zb, rhi = g.ze;
     if (REST && g.rest) {
         if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
