@@ -12,10 +12,13 @@
 // launch before's) and those of their output buffer's box (the launch
 // before that's: V there may be stale, not +0). The planes left out keep an
 // earlier step's state, whose step each buffer records per plane (its
-// stamps): a plane that joins the stepped ones is first brought to the
-// launch's step by stepping its other states alone, the same operations in
-// the same order, so the results equal the unskipped run's to the bit. Its
-// V needs nothing: it is +0 at every step in between.
+// stamps). A skipping launch brings the K planes next to the stepped ones
+// into its output at its end (rest_margin), since the next launch may step
+// them, and the host has all skipped planes brought forward now and then
+// (k_rest_settle): by stepping their other states alone, the same
+// operations in the same order as the full step's, so the results equal the
+// unskipped run's to the bit. Their V needs nothing: it is +0 at every step
+// in between.
 //
 // A box is two maxima, so that zeros are an empty box: of FAR - z over the
 // planes where V is not +0 (their first) and of z + 1 (past their last).
