@@ -65,6 +65,7 @@
 #define CARDIAC_CUDA_KERNELS_TPLANE_CUH
 #include <type_traits>
 #include "dispatch.cuh"
+#include "marching.cuh"
 #include "rest_region.cuh"
 #include "tplane_plan.h"
 
@@ -538,13 +539,7 @@ template <class M, class T, bool FOLD>
 void launch_rest_settle(const launch_ctx &c)
 {
     const int sz = c.n[0] * c.n[1], parts = (sz + 8191) / 8192;
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    }
-    const int items = c.n[2] * parts, grid = std::min(items, 8 * std::max(sms, 1));
+    const int grid = (int)std::min<long>((long)c.n[2] * parts, blocks_wanted(256));
     k_rest_settle<M, T, FOLD><<<grid, 256, 0, c.stream>>>(make_args<M, T>(c), c.rest_stamp_in, parts);
 }
 

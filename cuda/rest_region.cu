@@ -7,39 +7,26 @@
 // state is what every cell stepped would have made it, to the bit. A launch
 // tracks resting tissue only where that is shown: a model of
 // CARDIAC_ZERO_V_MODELS (launch.h) whose step keeps V = +0 for the run's
-// parameters,
-// fp32, no mask, one parameter set, one GPU. A launch with a stimulus on
-// steps every plane and records its box.
+// parameters, fp32, no mask, one parameter set, one GPU. A launch with a
+// stimulus on steps every plane and records its box.
 #include <cstring>
 #include "backend_cuda_priv.h"
 
-// Whether the model's step from V = +0, with no diffusion and no stimulus,
-// keeps V at +0 (bits, not value) for the step's values p, with the other
-// states at rest and at a few other values: a check of the model's place in
-// CARDIAC_ZERO_V_MODELS (launch.h) for the
-// run's parameters (the GPU's runs are checked against unskipped runs to the
-// bit by tests/gpu_rest.lua).
-static bool zero_v_holds(const model_def *d, const double *rest, const double *p, double dt, bool fp64)
+// Whether the model's fp32 step from V = +0, with no diffusion and no
+// stimulus, keeps V at +0 (bits, not value) for the step's values p, with
+// the other states at rest and at a few other values: a check of the
+// model's place in CARDIAC_ZERO_V_MODELS (launch.h) for the run's
+// parameters (the GPU's runs are checked against unskipped runs to the bit
+// by tests/gpu_rest.lua).
+static bool zero_v_holds(const model_def *d, const double *rest, const double *p, double dt)
 {
-    const int ns = d->nstate, np = model_slots(d);
-    float pf[MODEL_MAX_PARAM];
-    for (int q = 0; q < np; q++) pf[q] = (float)p[q];
+    float pf[MODEL_MAX_PARAM], y[MODEL_MAX_STATE];
+    for (int q = 0; q < model_slots(d); q++) pf[q] = (float)p[q];
     for (double other : {-1.0, 0.0, 0.5, 1.0, 2.0}) {
-        double y[MODEL_MAX_STATE];
-        float yf[MODEL_MAX_STATE];
-        for (int v = 0; v < ns; v++) {
-            y[v] = v == d->vindex ? 0.0 : other < 0 ? rest[v] : other;
-            yf[v] = (float)y[v];
-        }
-        if (fp64) d->step_f64(y, 0.0, -0.0, dt, p);
-        else d->step_f32(yf, 0.0f, -0.0f, (float)dt, pf);
-        unsigned long long b = 0;
-        if (fp64) std::memcpy(&b, &y[d->vindex], sizeof(double));
-        else {
-            unsigned u;
-            std::memcpy(&u, &yf[d->vindex], sizeof u);
-            b = u;
-        }
+        for (int v = 0; v < d->nstate; v++) y[v] = (float)(v == d->vindex ? 0.0 : other < 0 ? rest[v] : other);
+        d->step_f32(y, 0.0f, -0.0f, (float)dt, pf);
+        unsigned b;
+        std::memcpy(&b, &y[d->vindex], sizeof b);
         if (b) return false;
     }
     return true;
@@ -54,7 +41,7 @@ static bool rest_trackable(const sim *s, const cuda_data *cd, const launch_ctx &
         return false;
     for (int v = 0; v < d->nstate; v++)
         if (c.out[v] == c.in[v]) return false;   // the skipped planes need both buffers of every state
-    return zero_v_holds(d, s->m.rest, c.p, c.dt, c.fp64);
+    return zero_v_holds(d, s->m.rest, c.p, c.dt);
 }
 
 // Every plane's stamp set to `step`, or (below) those below it (the planes
