@@ -827,6 +827,7 @@ extern "C" const backend_ops *backend_cuda_ops(void)
         ops.host_free = cuda_host_free;
         ops.free = cuda_free;
         ops.ghost_layers = cuda_ghost_layers;
+        ops.stepped_share = rest_stepped_share;
     }
     return &ops;
 }

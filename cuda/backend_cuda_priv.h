@@ -78,6 +78,10 @@ struct cuda_data {
     bool rest_behind;                       // launches skipped planes since the last settle
     int rest_since_settle;                  // such launches
     long long rest_at, rest_last_step0;     // the step the launches reached; the last one's first step
+    long long rest_planes, rest_untracked;  // plane-steps of all launches; of those that tracked nothing
+    // what a quiet cell's step depends on, as the last tracked launch had it
+    // (the coefficients, dt, the members' D, the parameters)
+    double rest_key[5 + MODEL_MAX_PARAM];
 };
 
 
@@ -145,6 +149,8 @@ void rest_swap(sim *s);
 void rest_settle(sim *s, const launch_ctx &last, long long step);
 void rest_forget(sim *s);
 void rest_free(cuda_data *cd);
+// The share of the launches' plane-steps stepped (1 where none skipped).
+double rest_stepped_share(sim *s);
 
 // Split over ranks (cuda/split_step.cu).
 // Stream priorities: the highest for `compute`, the lowest for `interior`.

@@ -386,15 +386,14 @@ template <class M> struct half_of { using type = void; };
 CARDIAC_HALF_MODELS(CARDIAC_HALF_TYPE)
 #undef CARDIAC_HALF_TYPE
 
-// The models whose step keeps V at +0 where it and its neighbours' are
-// (CARDIAC_ZERO_V_MODELS, launch.h): tplane's kernels hold resting tissue's
-// code for them only.
+// The models whose quiet cells' V steps by itself (CARDIAC_QUIET_V_MODELS,
+// launch.h): tplane's kernels hold resting tissue's code for them only.
 template <class M>
-struct zero_v_stays : std::false_type {};
-#define CARDIAC_ZERO_V_TYPE(name) \
-    template <> struct zero_v_stays<name##_model> : std::true_type {};
-CARDIAC_ZERO_V_MODELS(CARDIAC_ZERO_V_TYPE)
-#undef CARDIAC_ZERO_V_TYPE
+struct quiet_v : std::false_type {};
+#define CARDIAC_QUIET_V_TYPE(name) \
+    template <> struct quiet_v<name##_model> : std::true_type {};
+CARDIAC_QUIET_V_MODELS(CARDIAC_QUIET_V_TYPE)
+#undef CARDIAC_QUIET_V_TYPE
 
 // Precision "fp32g": the model's float kernels with every gate in 16 bits,
 // the states of CARDIAC_FRAC_MODELS (launch.h) as fractions beside its half

@@ -175,10 +175,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     constexpr bool AS = tplane_async(K, (int)sizeof(T));   // V's input planes by cp.async
     constexpr int A0 = AS ? 1 : 0;                         // level 0's fourth slot, ahead of the other rings
     // resting tissue's code only in the kernels whose launches may skip it
-    // (cuda/rest_region.cu: the models of CARDIAC_ZERO_V_MODELS, fp32, no
+    // (cuda/rest_region.cu: the models of CARDIAC_QUIET_V_MODELS, fp32, no
     // mask, one parameter set); compiled in the others, it made the fp64
     // kernel spill and run 4% slower, and the fp32 one 2.7% slower
-    constexpr bool REST = zero_v_stays<M>::value && sizeof(T) == 4 && !MASKED && !LABELS;
+    constexpr bool REST = quiet_v<M>::value && sizeof(T) == 4 && !MASKED && !LABELS;
     extern __shared__ unsigned char smem_raw[];
     const int W = g.W, TY = g.TY;
     const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
@@ -243,8 +243,6 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     // rhi): the planes the launch steps.
     int rlo = g.zb, rhi = g.ze;
     if (REST && g.rest) {
-        if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
-            rest_clear_next(g.rest, g.rest_seq);
         if (g.rest_use) {
             const int2 act = rest_active_planes(g.rest, g.rest_seq, K, g.zb, g.ze);
             const int rows = (int)gridDim.z, zc = (act.y - act.x + rows - 1) / rows;
@@ -252,8 +250,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
             rhi = act.y;
             z0 = act.x + (int)blockIdx.z * zc;
             z1 = min(z0 + zc, act.y);
-            if (z0 >= z1) return;
         }
+        if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+            rest_clear_next(g.rest, g.rest_seq, max(0, rhi - rlo) * K);
+        if (g.rest_use && z0 >= z1) return;
     }
     const int zin0 = max(0, z0 - K), zin1 = min(nz, z1 + K);            // input planes
     const int zo0 = max(0, z0 - (K - 1)), zo1 = min(nz, z1 + K - 1);    // level 1's planes
@@ -358,7 +358,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 // (FACES: the no-flux faces whose selects the cells need, bit
                 // 0 x, 1 y, 2 z; without bit 2 the plane is neither z face,
                 // so nz >= 3)
-                unsigned bits = 0;   // V's bits of the cells the last level writes, or-ed (resting tissue)
+                unsigned bits = 0;   // rest_active_bits of the cells the last level writes, or-ed (resting tissue)
                 auto cells = [&](auto stim_on, auto faces_on) {
                     constexpr bool STIM = decltype(stim_on)::value;
                     constexpr int FACES = decltype(faces_on)::value;
@@ -423,7 +423,10 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                             check_finite<NS>(y, c, a.step0 + K, a.bad);
 #pragma unroll
                             for (int v = 0; v < NS; v++) a.out[v][c] = y[v];
-                            if constexpr (REST) bits |= rest_bits(y[VI]);
+                            // V before the step read again from the ring (which still
+                            // holds it): v0 kept live through the step made ptxas spill
+                            // in the K = 2 kernel and the ensemble's (item 69)
+                            if constexpr (REST) bits |= rest_active_bits(y[VI], *(volatile T *)&ring[c0]);
                         }
                     }
                 };
@@ -516,7 +519,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
 
 // Resting tissue (cuda/rest_region.cuh): every plane z of the state `in`
 // whose stamp is below step0 brought from step stamp[z] to step0 by stepping
-// its cells' other states alone (V is +0 in such planes); the caller then
+// its cells' other states alone (V is quiet there and keeps its value); the caller then
 // sets those stamps (rest_region.cu). The blocks take the planes' parts (of
 // at most 8,192 cells, 32 a thread) in turn, and pass over the planes that
 // are up to date at the cost of reading their stamp.
@@ -643,7 +646,7 @@ struct tplane_launch {
     static void step_or_settle(const launch_ctx &c)
     {
         if (!c.rest_settle) return by_labels<M, T, ORDER, MASKED, FOLD, MC>(c);
-        if constexpr (zero_v_stays<M>::value && sizeof(T) == 4 && !MASKED && ORDER == 2)
+        if constexpr (quiet_v<M>::value && sizeof(T) == 4 && !MASKED && ORDER == 2)
             launch_rest_settle<M, T, FOLD>(c);
     }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>

@@ -73,23 +73,33 @@ inline bool model_has_table_kernels(model_id m)
     return false;
 }
 
-// The models whose step keeps V at +0 in a cell whose V and whose
-// neighbours' V are +0, with no stimulus, whatever its other states
-// (finite): V is a factor of their reaction term, so the step's V is +0 to
-// the bit and the other states step as a single cell's. Karma: the
-// excitation is a product with U^2 (+0 or -0 by the sign of gamma -
-// (v/vstar)^xm), less U it is +0 or -0, times 1/tau_e too; plus the +0
-// diffusion of +0 neighbours it is +0, and forward Euler keeps U = +0.
-// Mitchell-Schaeffer: J_in is a product with v^2 (+0 for h >= 0) and J_out
-// with -v (-0), so J_in + J_out is +0, as is that plus the +0 diffusion. The
-// GPU's tplane launches skip such tissue (cuda/rest_region.cu); their
-// kernels hold its code only for these models.
-#define CARDIAC_ZERO_V_MODELS(X) X(karma) X(mitchell_schaeffer)
-inline bool model_zero_v_stays(model_id m)
+// The models whose fp32 step of a quiet cell, one whose V and whose
+// neighbours' V are at most REST_QUIET_V (1e-30) in magnitude, with no
+// stimulus, takes V's new value from V and the diffusion term alone, and
+// steps the other states as it would with V = +0, whatever they are
+// (finite). V's only term that reads another state is a product with V^2,
+// taken V first, and V^2 <= 1e-60 flushes to zero in fp32; V enters the
+// other states only by comparisons with thresholds far above 1e-30. Karma:
+// ((1 / (1 + e)) U) U (gamma - (v/vstar)^xm) is +0 or -0, by the sign of
+// its last factor; less U it is -U where U is not 0, and +0 where U is +0
+// or -0 unless the factor made it -0 and U is +0: then dU is -0 or +0 by v,
+// but where idiff is +0 the sum is +0 either way, and where it is -0 forward
+// Euler from U = +0 gives +0 either way; v reads U only as U > uv.
+// Mitchell-Schaeffer: J_in = ((h v) v)(1 - v)/tau_in is +0 for h >= 0, so
+// J_in + J_out is J_out; h reads v only as v < v_gate. So where V has not
+// changed in a step, in a cell and its neighbours, and is that small, it
+// does not change in the next (cuda/rest_region.cuh): the GPU's tplane
+// launches skip such tissue, at rest (V = +0) or where V has settled behind
+// a wave (cuda/rest_region.cu, which checks the property on the host for
+// the run's parameters), and their kernels hold its code only for these
+// models.
+#define REST_QUIET_V 1e-30f
+#define CARDIAC_QUIET_V_MODELS(X) X(karma) X(mitchell_schaeffer)
+inline bool model_quiet_v(model_id m)
 {
-#define CARDIAC_ZERO_V_CASE(name) if (m == MODEL_ID_##name) return true;
-    CARDIAC_ZERO_V_MODELS(CARDIAC_ZERO_V_CASE)
-#undef CARDIAC_ZERO_V_CASE
+#define CARDIAC_QUIET_V_CASE(name) if (m == MODEL_ID_##name) return true;
+    CARDIAC_QUIET_V_MODELS(CARDIAC_QUIET_V_CASE)
+#undef CARDIAC_QUIET_V_CASE
     return false;
 }
 // The one-step kernels of the naive and blockDS layouts: the most threads a

@@ -1,33 +1,54 @@
 // Resting tissue in tplane's launches, host side (the kernels' side and the
 // scheme: cuda/rest_region.cuh; docs/gpu.md, "Resting tissue"): whether a
-// launch may skip the planes where V is +0 far from any where it is not,
-// the ring of boxes and the planes' stamps it uses, and the settling of the
-// skipped planes: before a launch that steps every plane, every 64 skipping
-// launches, and at the end of each call to step, so that between calls the
-// state is what every cell stepped would have made it, to the bit. A launch
-// tracks resting tissue only where that is shown: a model of
-// CARDIAC_ZERO_V_MODELS (launch.h) whose step keeps V = +0 for the run's
-// parameters, fp32, no mask, one parameter set, one GPU. A launch with a
-// stimulus on steps every plane and records its box.
+// launch may skip the planes where V is quiet (unchanged and tiny) far from
+// any where it is not, the ring of boxes and the planes' stamps it uses, and
+// the settling of the skipped planes: before a launch that steps every
+// plane, every 64 skipping launches, and at the end of each call to step,
+// so that between calls the state is what every cell stepped would have
+// made it, to the bit. A launch tracks resting tissue only where that is
+// shown: a model of CARDIAC_QUIET_V_MODELS (launch.h) whose step of a quiet
+// cell passes the check below for the run's parameters, fp32, no mask, one
+// parameter set, one GPU. A launch with a stimulus on steps every plane and
+// records its box.
 #include <cstring>
 #include "backend_cuda_priv.h"
 
-// Whether the model's fp32 step from V = +0, with no diffusion and no
-// stimulus, keeps V at +0 (bits, not value) for the step's values p, with
-// the other states at rest and at a few other values: a check of the
-// model's place in CARDIAC_ZERO_V_MODELS (launch.h) for the run's
-// parameters (the GPU's runs are checked against unskipped runs to the bit
-// by tests/gpu_rest.lua).
-static bool zero_v_holds(const model_def *d, const double *rest, const double *p, double dt)
+static unsigned f32_bits(float x)
 {
-    float pf[MODEL_MAX_PARAM], y[MODEL_MAX_STATE];
+    unsigned b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+// Whether the model's fp32 step of a quiet cell (V at most REST_QUIET_V in
+// magnitude, no stimulus) gives V from V and the diffusion term alone, and
+// the other states as the step with V = +0 and no diffusion does (which is
+// how skipped planes are brought forward), with the other states at rest
+// and at a few other values, to the bit: a check of the model's place in
+// CARDIAC_QUIET_V_MODELS (launch.h) for the run's parameters, on a sample
+// of quiet values (the GPU's runs are checked against unskipped runs to the
+// bit by tests/gpu_rest.lua).
+static bool quiet_v_holds(const model_def *d, const double *rest, const double *p, double dt)
+{
+    float pf[MODEL_MAX_PARAM], y[MODEL_MAX_STATE], ref[MODEL_MAX_STATE];
     for (int q = 0; q < model_slots(d); q++) pf[q] = (float)p[q];
+    const int vi = d->vindex;
     for (double other : {-1.0, 0.0, 0.5, 1.0, 2.0}) {
-        for (int v = 0; v < d->nstate; v++) y[v] = (float)(v == d->vindex ? 0.0 : other < 0 ? rest[v] : other);
-        d->step_f32(y, 0.0f, -0.0f, (float)dt, pf);
-        unsigned b;
-        std::memcpy(&b, &y[d->vindex], sizeof b);
-        if (b) return false;
+        for (int v = 0; v < d->nstate; v++) ref[v] = (float)(v == vi ? 0.0 : other < 0 ? rest[v] : other);
+        d->step_f32(ref, 0.0f, -0.0f, (float)dt, pf);   // the catch-up's step
+        for (float V : {0.0f, -0.0f, REST_QUIET_V, -REST_QUIET_V, 1.2e-38f, -1.2e-38f, 6e-37f, 3e-33f}) {
+            for (float idiff : {0.0f, -0.0f, 1e-31f, -2e-36f}) {
+                for (int v = 0; v < d->nstate; v++) y[v] = (float)(v == vi ? V : other < 0 ? rest[v] : other);
+                d->step_f32(y, idiff, -0.0f, (float)dt, pf);
+                for (int v = 0; v < d->nstate; v++)
+                    if (v != vi && f32_bits(y[v]) != f32_bits(ref[v])) return false;
+                // V's new value, against the same step with the other states at rest
+                float z[MODEL_MAX_STATE];
+                for (int v = 0; v < d->nstate; v++) z[v] = (float)(v == vi ? V : rest[v]);
+                d->step_f32(z, idiff, -0.0f, (float)dt, pf);
+                if (f32_bits(y[vi]) != f32_bits(z[vi])) return false;
+            }
+        }
     }
     return true;
 }
@@ -36,12 +57,12 @@ static bool zero_v_holds(const model_def *d, const double *rest, const double *p
 static bool rest_trackable(const sim *s, const cuda_data *cd, const launch_ctx &c)
 {
     const model_def *d = s->m.def;
-    if (!sim_skip_rest(s) || !model_zero_v_stays(d->id) || cd->layout != LAYOUT_TPLANE || cd->xchg || s->ms ||
+    if (!sim_skip_rest(s) || !model_quiet_v(d->id) || cd->layout != LAYOUT_TPLANE || cd->xchg || s->ms ||
         c.order != 2 || c.fp64 || c.masked || c.plabel || c.half || c.n[2] < 2)
         return false;
     for (int v = 0; v < d->nstate; v++)
         if (c.out[v] == c.in[v]) return false;   // the skipped planes need both buffers of every state
-    return zero_v_holds(d, s->m.rest, c.p, c.dt);
+    return quiet_v_holds(d, s->m.rest, c.p, c.dt);
 }
 
 // Every plane's stamp set to `step`, or (below) those below it (the planes
@@ -90,12 +111,25 @@ void rest_plan(sim *s, launch_ctx &c)
     c.rest_use = 0;
     c.rest_stamp_in = c.rest_stamp_out = nullptr;
     c.rest_settle = 0;
+    const int nz = c.n[2];
+    cd->rest_planes += (long long)nz * c.tsteps;
     if (!rest_trackable(s, cd, c)) {
         cd->rest_seq = 0;
+        cd->rest_untracked += (long long)nz * c.tsteps;
         return;
     }
-    const int nz = c.n[2];
-    if (!cd->rest_box && (!CU(s, cudaMalloc(&cd->rest_box, 8 * sizeof(int))) ||
+    // tissue quiet under one step need not be under another (settled V's
+    // decay may round away with one D and not with the next): a change of
+    // the coefficients, dt or the parameters (between calls) starts anew
+    double key[5 + MODEL_MAX_PARAM] = {c.coef[0], c.coef[1], c.coef[2], c.dt, (double)s->st.mversion};
+    std::memcpy(key + 5, c.p, sizeof c.p);
+    if (std::memcmp(key, cd->rest_key, sizeof key)) {
+        cd->rest_seq = 0;
+        std::memcpy(cd->rest_key, key, sizeof key);
+    }
+    // the ring's 8 ints, then the count of plane-steps the launches stepped
+    if (!cd->rest_box && (!CU(s, cudaMalloc(&cd->rest_box, 8 * sizeof(int) + sizeof(unsigned long long))) ||
+                          !CU(s, cudaMemset(cd->rest_box, 0, 8 * sizeof(int) + sizeof(unsigned long long))) ||
                           !CU(s, cudaMalloc(&cd->rest_stamp[0], nz * sizeof(long long))) ||
                           !CU(s, cudaMalloc(&cd->rest_stamp[1], nz * sizeof(long long)))))
         return;
@@ -143,6 +177,16 @@ void rest_settle(sim *s, const launch_ctx &last, long long step)
     if (!cd->rest_behind) return;
     cd->rest_at = step;
     settle_both(s, last);
+}
+
+double rest_stepped_share(sim *s)
+{
+    cuda_data *cd = data(s);
+    unsigned long long stepped = 0;
+    if (cd->rest_box)
+        CU(s, cudaMemcpyAsync(&stepped, cd->rest_box + 8, sizeof stepped, cudaMemcpyDeviceToHost, cd->compute)) &&
+            CU(s, cudaStreamSynchronize(cd->compute));
+    return cd->rest_planes ? (double)(stepped + cd->rest_untracked) / (double)cd->rest_planes : 1.0;
 }
 
 void rest_forget(sim *s)

@@ -2,42 +2,50 @@
 // decides when a launch may skip it and brings skipped planes up to date:
 // cuda/rest_region.cu; the scheme: docs/gpu.md, "Resting tissue").
 //
-// For a model of CARDIAC_ZERO_V_MODELS (cuda/launch.h), a cell whose V and
-// whose neighbours' V are +0 keeps V = +0 and its other states step as a
-// single cell's. So a launch of K steps changes V nowhere farther than K
-// planes from a plane where V is not +0, and elsewhere only the other states
-// change, each cell by itself. Each launch records, in a ring of four boxes
-// on the device, the planes along z where a cell it wrote has V not +0; the
-// launches after it step only the planes within K of their input's box (the
-// launch before's) and those of their output buffer's box (the launch
-// before that's: V there may be stale, not +0). The planes left out keep an
-// earlier step's state, whose step each buffer records per plane (its
-// stamps). A skipping launch brings the K planes next to the stepped ones
-// into its output at its end (rest_margin), since the next launch may step
-// them, and the host has all skipped planes brought forward now and then
-// (k_rest_settle): by stepping their other states alone, the same
-// operations in the same order as the full step's, so the results equal the
-// unskipped run's to the bit. Their V needs nothing: it is +0 at every step
-// in between.
+// For a model of CARDIAC_QUIET_V_MODELS (cuda/launch.h), a quiet cell, one
+// whose V and whose neighbours' V are at most REST_QUIET_V in magnitude,
+// takes its new V from V and its neighbours' alone, and its other states
+// step as a single cell's with V = +0. So where V did not change in a
+// step, in a cell and its neighbours, and is that small, it does not change
+// in the next either, and a launch of K steps changes V nowhere farther
+// than K planes from a plane where it changed in the launch before's last
+// step or is larger: tissue at rest (V = +0) ahead of a wave, and tissue
+// behind it where V has settled on a tiny value it keeps (in fp32, the
+// decay of V's last step there rounds away). Each launch records, in a
+// ring of four boxes on the device, the planes along z where a cell it
+// wrote has V changed in its last step or above REST_QUIET_V (active
+// planes); the launches after it step only the planes within K of their
+// input's box (the launch before's) and of their output buffer's (the
+// launch before that's: V there may be stale where it changed during the
+// launch before). The planes left out keep V, which the output buffer holds
+// as the input does, and an earlier step's other states, whose step each
+// buffer records per plane (its stamps). A skipping launch brings the K
+// planes next to the stepped ones into its output at its end (rest_margin),
+// since the next launch may step them, and the host has all skipped planes
+// brought forward now and then (k_rest_settle): by stepping their other
+// states alone, the same operations in the same order as the full step's,
+// so the results equal the unskipped run's to the bit. Their V needs
+// nothing: it is the same at every step in between.
 //
 // A box is two maxima, so that zeros are an empty box: of FAR - z over the
-// planes where V is not +0 (their first) and of z + 1 (past their last).
+// active planes (their first) and of z + 1 (past their last).
 #ifndef CARDIAC_CUDA_REST_REGION_CUH
 #define CARDIAC_CUDA_REST_REGION_CUH
 
 constexpr int REST_FAR = 1 << 30;
 
-// V's bits, or-ed to 32 (0 only for +0).
-__device__ __forceinline__ unsigned rest_bits(float x) { return __float_as_uint(x); }
-__device__ __forceinline__ unsigned rest_bits(double x)
+// Nonzero where a cell the last level wrote keeps its plane active: V
+// changed in the launch's last step (bits), or exceeds REST_QUIET_V in
+// magnitude, or is NaN.
+__device__ __forceinline__ unsigned rest_active_bits(float v, float before)
 {
-    const unsigned long long b = (unsigned long long)__double_as_longlong(x);
-    return (unsigned)b | (unsigned)(b >> 32);
+    return (__float_as_uint(v) ^ __float_as_uint(before)) | (unsigned)!(fabsf(v) <= REST_QUIET_V);
 }
 
 // The planes [x, y) of [zb, ze) that launch `seq` must step, K steps a
-// launch: those within K planes of launch seq - 1's box (its input) and
-// those in launch seq - 2's (its output buffer). Read after the previous
+// launch: those within K planes of launch seq - 1's box (its input) and of
+// launch seq - 2's (its output buffer, whose V may be stale where launch
+// seq - 1 changed it: within K planes of that box). Read after the previous
 // launch has finished (follow_previous_launch), around L1.
 __device__ __forceinline__ int2 rest_active_planes(const int *box, unsigned seq, int K, int zb, int ze)
 {
@@ -45,19 +53,19 @@ __device__ __forceinline__ int2 rest_active_planes(const int *box, unsigned seq,
     const int in0 = __ldcg(in), in1 = __ldcg(in + 1), out0 = __ldcg(out), out1 = __ldcg(out + 1);
     int lo = ze, hi = zb;
     if (in1) { lo = min(lo, REST_FAR - in0 - K); hi = max(hi, in1 + K); }
-    if (out1) { lo = min(lo, REST_FAR - out0); hi = max(hi, out1); }
+    if (out1) { lo = min(lo, REST_FAR - out0 - K); hi = max(hi, out1 + K); }
     return make_int2(max(lo, zb), min(hi, ze));
 }
 
 // The block's shared memory for resting tissue (after its mbarrier): the
 // launch's stepped planes [lo, hi), the block's chunk [z0, z1), then a byte
-// a plane of the chunk, set where a cell the block wrote has V not +0
+// a plane of the chunk, set where a cell the block wrote keeps it active
 // (planes past the 256th of a chunk share the last byte, which makes the
 // box only larger).
 constexpr int REST_PLANES = 256, REST_SM_BYTES = 16 + REST_PLANES;
 
 // After plane z (the chunk's i-th) that the last level wrote, `bits`: the
-// thread's V's bits or-ed. One predicated store, the same byte by every
+// thread's rest_active_bits or-ed. One predicated store, the same byte by every
 // thread that has one: a vote of the warp there instead cost 5% of a 256^3
 // step, and a register a thread for the planes made the kernel spill
 // (docs/gpu-notebook.md, item 68).
@@ -94,18 +102,21 @@ __device__ __forceinline__ void rest_record(int *box, unsigned seq, const int *s
 }
 
 // Launch seq clears the box of launch seq + 1, which held launch seq - 3's
-// and is read by no launch after seq - 1 (one thread of the launch, after
-// the launch before it has finished).
-__device__ __forceinline__ void rest_clear_next(int *box, unsigned seq)
+// and is read by no launch after seq - 1, and counts the plane-steps it
+// steps (sim.stepped_share; one thread of the launch, after the launch
+// before it has finished). The count follows the ring's 8 ints.
+__device__ __forceinline__ void rest_clear_next(int *box, unsigned seq, int plane_steps)
 {
     int *b = box + 2 * ((seq + 1u) & 3u);
     b[0] = 0;
     b[1] = 0;
+    *(unsigned long long *)(box + 8) += (unsigned long long)plane_steps;
 }
 
 // Cell i of a skipped plane brought forward n steps, from the arrays
-// `from` to `to` (the same for a settle): V is +0 throughout, the other
-// states step as the launches' cells do, with no diffusion and no stimulus.
+// `from` to `to` (the same for a settle): V is quiet and the same
+// throughout, the other states step as the launches' cells do, which is as
+// with V = +0 (CARDIAC_QUIET_V_MODELS), with no diffusion and no stimulus.
 // V is set to +0 before each step and its new value is not used, so the
 // compiler drops V's update and what only it reads (Karma: 3 operations a
 // step); V itself is neither read nor written.
@@ -130,8 +141,9 @@ __device__ __forceinline__ void rest_catch_up(T *const *from, T *const *to, size
 // [zlo, zhi) next to the stepped ones, which the next launch may step, taken
 // from the input (at their stamps) to the output at step `to`, cell by cell
 // of the block's written cells (rows [r0, r1) and columns [c0, c1) of the
-// plane, sz cells apart plane to plane, nx row to row); V stays +0 there and
-// is not written (the output's V is +0 there already).
+// plane, sz cells apart plane to plane, nx row to row); V stays as it is
+// there and is not written (the output holds it already: the launch skipped
+// these planes).
 template <class M, class T, bool FOLD>
 __device__ __forceinline__ void rest_margin(const step_args<M, T> &a, const long long *stamp_in, long long *stamp_out,
                                             int zlo, int zhi, long long to, int c0, int c1, int r0, int r1)

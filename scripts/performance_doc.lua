@@ -446,12 +446,14 @@ csv_section("docs/data/ensemble-ranks-h200x2.csv", "Ensembles over ranks: 64 she
   end)
 csv_section("docs/data/rest-skip-h100.csv", "Resting tissue skipped: the thesis' Karma cube over 1 s (one H100)",
   "`cardiac protocols/rest_skip.lua 256,512 1 docs/data/rest-skip-h100.csv` (H100 80GB HBM3, 2026-11-27; "
-    .. "docs/gpu.md, \"Resting tissue\"; docs/gpu-notebook.md, item 68): the case of "
+    .. "docs/gpu.md, \"Resting tissue\"; docs/gpu-notebook.md, items 68 and 69): the case of "
     .. "`scripts/reproduce.lua thesis_karma` (v = 0.5, U = 3 in the first 5% of z, D = 0.04 mm^2/ms, dt = 0.05 ms, "
     .. "fp32, tplane K = 3), wall clock of `sim:run(1000)` (20,000 steps) after 100 warm-up steps, with "
     .. "skip_rest = true (the default) and false; \"no rest\": the same cube with U = 1e-3 elsewhere, where no "
-    .. "plane rests, so tracking skips nothing and its cost shows. Planes stepped: a launch steps the planes up to "
-    .. "3 past U's highest plane not +0, counted on a cable of the same case every 100 steps (CPU). max |difference|: "
+    .. "plane is quiet until U there has decayed to about 1e-38 (some 190 ms), timed over its first 150 ms "
+    .. "(`sim:run(150)`) and given per 20,000 steps, so tracking skips nothing and its cost shows. Planes stepped: the share of the second's "
+    .. "plane-steps that the launches computed (sim.stepped_share): the rest was quiet, at rest ahead of the wave "
+    .. "or settled behind it. max |difference|: "
     .. "the skipped run's U and v against the unskipped run's after the second, over the whole cube. The step's "
     .. "byte floor (the first table's): 16 bytes a cell-step moved once per K = 3 steps, 0.030 ms at 256^3 "
     .. "and 0.24 ms at 512^3 at the 2.99 TB/s copy bandwidth, before the planes skipped.",

@@ -1028,6 +1028,7 @@ static int lsim_index(lua_State *L)
     else if (!strcmp(k, "multirate")) lua_pushinteger(L, sim_multirate(s) ? sim_multirate(s) : 1);
     else if (!strcmp(k, "tables")) lua_pushboolean(L, sim_tables(s));
     else if (!strcmp(k, "skip_rest")) lua_pushboolean(L, sim_skip_rest(s));
+    else if (!strcmp(k, "stepped_share")) lua_pushnumber(L, sim_stepped_share(s));
     else if (!strcmp(k, "quiescent_below") || !strcmp(k, "quiescent_diffusion")) {
         double below, current;
         if (sim_quiescent(s, &below, &current)) lua_pushnumber(L, !strcmp(k, "quiescent_below") ? below : current);

@@ -94,6 +94,9 @@ typedef struct backend_ops {
      * nranks ranks, given the whole grid g and the configuration already in s
      * (model, order, precision, layout, tsteps); NULL: the stencil's reach */
     int  (*ghost_layers)(const sim *s, const grid *g, int nranks);
+    /* the share of the cell-steps since the start that the steps computed
+     * (the rest skipped, cuda/rest_region.cu); NULL: all of them */
+    double (*stepped_share)(sim *s);
 } backend_ops;
 
 struct h5out;
@@ -342,6 +345,9 @@ int sim_multirate(const sim *s);                 /* steps between the slow state
 int sim_quiescent(const sim *s, double *below, double *current);
 /* Whether resting tissue may be skipped (cardiac.simulation{skip_rest}; cuda/rest_region.h). */
 int sim_skip_rest(const sim *s);
+/* The share of the cell-steps since the start that the backend computed
+ * (1 but where resting tissue was skipped; waits for the queued steps). */
+double sim_stepped_share(sim *s);
 const int *sim_block(const sim *s);              /* [2], {0, 0}: the layout's default */
 const int *sim_blocks(const sim *s);             /* [3], {0, 0, 0}: no blockDS */
 long sim_steps(const sim *s);

@@ -15,6 +15,7 @@ int sim_tsteps(const sim *s) { return s->tsteps; }
 int sim_multirate(const sim *s) { return s->multirate; }
 int sim_tables(const sim *s) { return s->tables != NULL; }
 int sim_skip_rest(const sim *s) { return !s->rest_every_cell; }
+double sim_stepped_share(sim *s) { return s->be->stepped_share ? s->be->stepped_share(s) : 1.0; }
 int sim_quiescent(const sim *s, double *below, double *current)
 {
     if (below) *below = s->quiet_below;
