@@ -82,6 +82,16 @@ struct cuda_data {
     // what a quiet cell's step depends on, as the last tracked launch had it
     // (the coefficients, dt, the members' D, the parameters)
     double rest_key[5 + MODEL_MAX_PARAM];
+    // tracking paused where the launches skip next to nothing (rest_paused):
+    // launches left in the pause, tracked launches since the last probe; the
+    // count of stepped plane-steps copied to the host at the last probe
+    // (rest_seen, when rest_ev has passed) and read at the one before, with
+    // the tracked plane-steps queued at each
+    int rest_pause, rest_probe_n;
+    bool rest_probe_sent, rest_prev_valid;
+    unsigned long long *rest_seen, rest_prev_count;
+    long long rest_sent_planes, rest_prev_planes;
+    cudaEvent_t rest_ev;
 };
 
 

@@ -71,6 +71,11 @@
 
 namespace {
 
+// Whether tplane's kernels of this model, precision, mask and parameter sets
+// come in a second copy that tracks resting tissue (cuda/rest_region.cu).
+template <class M, class T, bool MASKED, bool LABELS>
+__host__ __device__ constexpr bool tplane_tracks() { return quiet_v<M>::value && sizeof(T) == 4 && !MASKED && !LABELS; }
+
 constexpr int RING = 3;   // planes per level in shared memory (level K-1: RING + 1)
 // the block's mbarrier (16 bytes) and resting tissue's ints, ahead of the rings
 constexpr int BAR_BYTES = 16 + (REST_SM_BYTES + 15) / 16 * 16;
@@ -168,17 +173,18 @@ __device__ __forceinline__ int edge_depth(int t, int w, int g, int n)
 // every variant held the parameters in registers and spilled (Karma fp64,
 // K = 2, 512 threads: 136 bytes of spill stores against 56; fp32 K = 3: 84
 // against 4; docs/gpu-notebook.md, item 44).
-template <class M, class T, bool MASKED, bool FOLD, bool LABELS, int K, int CPT, int NT, bool MC>
+template <class M, class T, bool MASKED, bool FOLD, bool LABELS, int K, int CPT, int NT, bool MC, bool TRACK>
 __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M, T> a, const tplane_geom g)
 {
     constexpr int NS = M::nstate, VI = M::vindex, NO = NS - 1, NOQ = NO > 0 ? NO : 1;
     constexpr bool AS = tplane_async(K, (int)sizeof(T));   // V's input planes by cp.async
     constexpr int A0 = AS ? 1 : 0;                         // level 0's fourth slot, ahead of the other rings
-    // resting tissue's code only in the kernels whose launches may skip it
-    // (cuda/rest_region.cu: the models of CARDIAC_QUIET_V_MODELS, fp32, no
-    // mask, one parameter set); compiled in the others, it made the fp64
-    // kernel spill and run 4% slower, and the fp32 one 2.7% slower
-    constexpr bool REST = quiet_v<M>::value && sizeof(T) == 4 && !MASKED && !LABELS;
+    // resting tissue's code only in the kernels of the launches that track
+    // it (TRACK; cuda/rest_region.cu: the models of CARDIAC_QUIET_V_MODELS,
+    // fp32, no mask, one parameter set); compiled in the others, it made the
+    // fp64 kernel spill and run 4% slower, and the fp32 one 2.7% slower with
+    // nothing tracked (items 68, 69)
+    constexpr bool REST = TRACK && tplane_tracks<M, T, MASKED, LABELS>();
     extern __shared__ unsigned char smem_raw[];
     const int W = g.W, TY = g.TY;
     const int ps = NT ? NT * CPT : W * TY;                        // cells per shared plane
@@ -568,8 +574,17 @@ struct tplane_launch {
         else if (c.bx * c.by == 512) go_nt<K, M, T, MASKED, FOLD, LABELS, 512, MC>(c);
         else go_nt<K, M, T, MASKED, FOLD, LABELS, 0, MC>(c);
     }
+    // the kernel that tracks resting tissue where the launch does
     template <int K, class M, class T, bool MASKED, bool FOLD, bool LABELS, int NT, bool MC>
     static void go_nt(const launch_ctx &c)
+    {
+        if constexpr (tplane_tracks<M, T, MASKED, LABELS>()) {
+            if (c.rest) return go_track<K, M, T, MASKED, FOLD, LABELS, NT, MC, true>(c);
+        }
+        go_track<K, M, T, MASKED, FOLD, LABELS, NT, MC, false>(c);
+    }
+    template <int K, class M, class T, bool MASKED, bool FOLD, bool LABELS, int NT, bool MC, bool TRACK>
+    static void go_track(const launch_ctx &c)
     {
         constexpr int CPT = tplane_cells_per_thread(M::nstate, (int)sizeof(T), K, NT ? NT : 1024);
         tplane_geom g;
@@ -582,7 +597,7 @@ struct tplane_launch {
         g.cy = g.TY - 2 * g.hy;
         const long tiles_x = (c.n[0] + g.cx - 1) / g.cx, tiles_y = (c.n[1] + g.cy - 1) / g.cy;
         const size_t smem = smem_bytes(g.W, g.TY, K, sizeof(T));
-        auto kernel = k_tplane<M, T, MASKED, FOLD, LABELS, K, CPT, NT, MC>;
+        auto kernel = k_tplane<M, T, MASKED, FOLD, LABELS, K, CPT, NT, MC, TRACK>;
         // per kernel: the opt-in above 48 KB of shared memory, once; the
         // blocks that fit an SM, again when the block's shape changes
         static int per_sm = 0, sms = 0, shape_threads = 0;
@@ -646,7 +661,7 @@ struct tplane_launch {
     static void step_or_settle(const launch_ctx &c)
     {
         if (!c.rest_settle) return by_labels<M, T, ORDER, MASKED, FOLD, MC>(c);
-        if constexpr (quiet_v<M>::value && sizeof(T) == 4 && !MASKED && ORDER == 2)
+        if constexpr (tplane_tracks<M, T, MASKED, false>() && ORDER == 2)
             launch_rest_settle<M, T, FOLD>(c);
     }
     template <class M, class T, int ORDER, bool MASKED, bool FOLD>

@@ -103,6 +103,51 @@ static void settle_both(sim *s, const launch_ctx &like)
     cd->rest_behind = 0;
 }
 
+// Fibrillation: where the launches skip next to nothing, tracking costs its
+// recording and its kernels' code for nothing. So every REST_PROBE tracked
+// launches the count of the plane-steps they stepped is copied to the host,
+// asynchronously, and read at the next probe (the copy long done; a probe
+// whose copy is not is passed over); where the tracked launches between two
+// copies stepped 97% or more of their plane-steps, the next REST_PAUSE
+// launches track nothing and run the kernels without its code. Tracking then
+// starts anew (two launches that record, then skipping). A wave in tissue at
+// rest skips far more: the thesis' cube never pauses (item 69).
+constexpr int REST_PROBE = 64, REST_PAUSE = 512;
+
+// Whether this launch (of `planes` plane-steps) is paused.
+static bool rest_paused(sim *s, const launch_ctx &c, long long planes)
+{
+    cuda_data *cd = data(s);
+    if (cd->rest_pause > 0) {
+        cd->rest_pause--;
+        return true;
+    }
+    if (!cd->rest_box || ++cd->rest_probe_n < REST_PROBE) return false;
+    cd->rest_probe_n = 0;
+    if (!cd->rest_seen && (!CU(s, cudaMallocHost(&cd->rest_seen, sizeof *cd->rest_seen)) ||
+                           !CU(s, cudaEventCreateWithFlags(&cd->rest_ev, cudaEventDisableTiming))))
+        return false;
+    bool pause = false;
+    if (cd->rest_probe_sent) {
+        if (cudaEventQuery(cd->rest_ev) != cudaSuccess) return false;   // not ready (not an error)
+        const unsigned long long now = *cd->rest_seen;
+        const long long window = cd->rest_sent_planes - cd->rest_prev_planes;
+        pause = cd->rest_prev_valid && window > 0 && (double)(now - cd->rest_prev_count) >= 0.97 * (double)window;
+        cd->rest_prev_count = now;
+        cd->rest_prev_planes = cd->rest_sent_planes;
+        cd->rest_prev_valid = true;
+    }
+    // the count so far (this launch not yet queued), and the tracked plane-steps it counts
+    if (!CU(s, cudaMemcpyAsync(cd->rest_seen, cd->rest_box + 8, sizeof *cd->rest_seen, cudaMemcpyDeviceToHost,
+                               c.stream)) ||
+        !CU(s, cudaEventRecord(cd->rest_ev, c.stream)))
+        return false;
+    cd->rest_sent_planes = cd->rest_planes - planes - cd->rest_untracked;
+    cd->rest_probe_sent = true;
+    if (pause) cd->rest_pause = REST_PAUSE - 1;
+    return pause;
+}
+
 void rest_plan(sim *s, launch_ctx &c)
 {
     cuda_data *cd = data(s);
@@ -112,10 +157,15 @@ void rest_plan(sim *s, launch_ctx &c)
     c.rest_stamp_in = c.rest_stamp_out = nullptr;
     c.rest_settle = 0;
     const int nz = c.n[2];
-    cd->rest_planes += (long long)nz * c.tsteps;
-    if (!rest_trackable(s, cd, c)) {
+    const long long planes = (long long)nz * c.tsteps;
+    cd->rest_planes += planes;
+    if (!rest_trackable(s, cd, c) || rest_paused(s, c, planes)) {
+        if (cd->rest_behind) {   // paused: the skipped planes brought up to date first
+            cd->rest_at = c.step0;
+            settle_both(s, c);
+        }
         cd->rest_seq = 0;
-        cd->rest_untracked += (long long)nz * c.tsteps;
+        cd->rest_untracked += planes;
         return;
     }
     // tissue quiet under one step need not be under another (settled V's
@@ -199,4 +249,6 @@ void rest_free(cuda_data *cd)
     cudaFree(cd->rest_box);
     cudaFree(cd->rest_stamp[0]);
     cudaFree(cd->rest_stamp[1]);
+    if (cd->rest_seen) cudaFreeHost(cd->rest_seen);
+    if (cd->rest_ev) cudaEventDestroy(cd->rest_ev);
 }

@@ -10,7 +10,8 @@
 --     plane brought up to date);
 --   * the same wave until the tissue behind it has settled (U unchanged at
 --     tiny values, not +0), which the launches then skip too (sim.stepped_share
---     shows it), with Karma and Mitchell-Schaeffer;
+--     shows it), with Karma and Mitchell-Schaeffer; D changed between calls;
+--   * tissue where nothing is quiet for 190 ms: tracking pauses and resumes;
 --   * a point stimulus in tissue at rest (the launches with the stimulus on
 --     step every plane; the box then grows both ways);
 --   * U set far ahead of the wave between two calls, a checkpoint restored
@@ -70,31 +71,55 @@ end
 -- 1a. the wave through a short box (D = 0.1: it leaves the box within 200 ms)
 -- until the tissue behind it has settled: V stays at tiny values there (in
 -- fp32 the decay's last step rounds away), where it changes no more; the
--- launches skip it as they skip tissue at rest. Compared after each of three
+-- launches skip it as they skip tissue at rest. Compared after each of four
 -- calls; a CPU cable of each case has every plane settled by the third (Karma
--- by 400 ms, Mitchell-Schaeffer by 900 ms), in which skipping only tissue at
--- rest (V = +0) would step every plane
+-- by 400 ms, Mitchell-Schaeffer by 900 ms). Until then every plane is
+-- active, so tracking pauses (below, 1c) and takes up to 640 launches to
+-- resume once the tissue has settled; in the fourth call skipping only
+-- tissue at rest (V = +0) would step every plane
 for _, case in ipairs{{"karma", thesis, "U", 4000},
                       {"mitchell_schaeffer", function(sim) sim:set("v", 0.9, cardiac.slab{axis = "z", from = 0, to = 2}) end,
                        "v", 9000}} do
   local a, b = pair{n = {40, 24, 48}, model = case[1], D = 0.1, init = case[2]}
   local w, before, call = 0, nil, case[4]
-  for i = 1, 3 do
-    if i == 3 then before = a.stepped_share * a.steps end
+  for i = 1, 4 do
+    if i == 4 then before = a.stepped_share * a.steps end
     a:step(call); b:step(call)
     w = math.max(w, worst(a, b))
   end
   local window = (a.stepped_share * a.steps - before) / call
   local lo, hi = a:stats(case[3])
   check(w == 0, ("%s: the wave through the box and the tissue behind it settled, %d ms: max |difference| %g"
-    .. " (%s in [%g, %g] at the end)"):format(case[1], 3 * call // 20, w, case[3], lo, hi))
-  check(window < 0.5, ("%s: share of the plane-steps stepped in the third call %.3f (settled tissue skipped)")
+    .. " (%s in [%g, %g] at the end)"):format(case[1], 4 * call // 20, w, case[3], lo, hi))
+  check(window < 0.5, ("%s: share of the plane-steps stepped in the fourth call %.3f (settled tissue skipped)")
     :format(case[1], window))
   -- D changed between calls: settled tissue need not stay settled under
   -- another step, so the launches learn anew where it is quiet
   a:set_D(0.4); b:set_D(0.4)
   a:step(2000); b:step(2000)
   check(worst(a, b) == 0, ("%s: D = 0.4 from then on, 2,000 steps: max |difference| %g"):format(case[1], worst(a, b)))
+  a:close(); b:close()
+end
+
+-- 1c. U = 1e-3 everywhere ahead of the wave: no plane is quiet until U has
+-- decayed to about 1e-38 (some 190 ms), so tracking pauses (the launches
+-- between two of its probes stepped 97% or more) and starts anew 512
+-- launches later, more than once; then it skips the settled planes ahead of
+-- the wave (beyond plane 110 or so of 240 at 200 ms: the front near 60, U not
+-- +0 some 40 planes ahead of it), which only a resumed tracking can
+for _, K in ipairs{3, 2} do
+  local a, b = pair{n = {40, 24, 240}, model = "karma", D = 0.04, tsteps = K, init = function(sim)
+    sim:set("v", 0.5)
+    sim:set("U", 1e-3)
+    sim:set("U", 3.0, cardiac.slab{axis = "z", from = 0, to = 3})
+  end}
+  local w = 0
+  for _ = 1, 3 do
+    a:step(3000); b:step(3000)
+    w = math.max(w, worst(a, b))
+  end
+  check(w == 0 and a.stepped_share < 1, ("no plane quiet for 190 ms, tsteps %d (tracking paused, then resumed), 450 ms:"
+    .. " max |difference| %g, stepped share %.3f"):format(K, w, a.stepped_share))
   a:close(); b:close()
 end
 
