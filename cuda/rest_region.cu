@@ -110,8 +110,11 @@ static void settle_both(sim *s, const launch_ctx &like)
 // whose copy is not is passed over); where the tracked launches between two
 // copies stepped 97% or more of their plane-steps, the next REST_PAUSE
 // launches track nothing and run the kernels without its code. Tracking then
-// starts anew (two launches that record, then skipping). A wave in tissue at
-// rest skips far more: the thesis' cube never pauses (item 69).
+// starts anew (two launches that record, then skipping), and the windows
+// judged after it start there: the count then is the one copied when the
+// pause began (untracked launches count nothing), and the copies queued
+// before the pause are not read. A wave in tissue at rest skips far more:
+// the thesis' cube never pauses (item 69).
 constexpr int REST_PROBE = 64, REST_PAUSE = 512;
 
 // Whether this launch (of `planes` plane-steps) is paused.
@@ -119,7 +122,15 @@ static bool rest_paused(sim *s, const launch_ctx &c, long long planes)
 {
     cuda_data *cd = data(s);
     if (cd->rest_pause > 0) {
-        cd->rest_pause--;
+        if (--cd->rest_pause == 0 && CU(s, cudaEventSynchronize(cd->rest_ev))) {
+            // the next launch tracks again: the window starts at the count and
+            // the tracked plane-steps copied when the pause began
+            cd->rest_prev_count = *cd->rest_seen;
+            cd->rest_prev_planes = cd->rest_sent_planes;
+            cd->rest_prev_valid = true;
+            cd->rest_probe_sent = false;
+            cd->rest_probe_n = 0;
+        }
         return true;
     }
     if (!cd->rest_box || ++cd->rest_probe_n < REST_PROBE) return false;
@@ -144,7 +155,7 @@ static bool rest_paused(sim *s, const launch_ctx &c, long long planes)
         return false;
     cd->rest_sent_planes = cd->rest_planes - planes - cd->rest_untracked;
     cd->rest_probe_sent = true;
-    if (pause) cd->rest_pause = REST_PAUSE - 1;
+    if (pause) cd->rest_pause = REST_PAUSE - 1;   // this launch is the pause's first
     return pause;
 }
 

@@ -74,7 +74,7 @@ end
 -- launches skip it as they skip tissue at rest. Compared after each of four
 -- calls; a CPU cable of each case has every plane settled by the third (Karma
 -- by 400 ms, Mitchell-Schaeffer by 900 ms). Until then every plane is
--- active, so tracking pauses (below, 1c) and takes up to 640 launches to
+-- active, so tracking pauses (below, 1c) and takes up to 576 launches to
 -- resume once the tissue has settled; in the fourth call skipping only
 -- tissue at rest (V = +0) would step every plane
 for _, case in ipairs{{"karma", thesis, "U", 4000},
