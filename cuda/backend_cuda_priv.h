@@ -153,7 +153,7 @@ void launch_layout(int layout, const launch_ctx &c);
 // call to step (`last` its last launch, `step` the step it reached), the
 // planes of `state` that launches skipped brought to that step;
 // rest_forget: the state changed outside the steps (the next launches step
-// every plane until they know again where V is +0); rest_free.
+// every plane until they know again where V is quiet); rest_free.
 void rest_plan(sim *s, launch_ctx &c);
 void rest_swap(sim *s);
 void rest_settle(sim *s, const launch_ctx &last, long long step);

@@ -176,7 +176,7 @@ struct launch_ctx {
     // come between two launches.
     int follow;
     // Resting tissue (tplane; cuda/rest_region.cu): the device's ring of four
-    // boxes of the planes where V is not +0, or null: every cell steps; the
+    // boxes of the active planes (cuda/rest_region.cuh), or null: every cell steps; the
     // launch's number among the tracked ones; whether it may skip the planes
     // that cannot change (else it steps all and records its box); the step
     // at which each plane of the input and of the output buffer holds its
