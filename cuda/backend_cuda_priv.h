@@ -13,6 +13,8 @@
 #include "launch.h"
 #include "sim.h"
 
+constexpr int REST_KEY = 5 + MODEL_MAX_PARAM + MODEL_MAX_STATE;   // cuda_data::rest_key's values
+
 struct cuda_data {
     int layout;
     size_t esize, nstore;                 // bytes per value (mixed: of the double states), values per state array
@@ -79,9 +81,11 @@ struct cuda_data {
     int rest_since_settle;                  // such launches
     long long rest_at, rest_last_step0;     // the step the launches reached; the last one's first step
     long long rest_planes, rest_untracked;  // plane-steps of all launches; of those that tracked nothing
-    // what a quiet cell's step depends on, as the last tracked launch had it
-    // (the coefficients, dt, the members' D, the parameters)
-    double rest_key[5 + MODEL_MAX_PARAM];
+    // what a quiet cell's step depends on, as the last launch that could
+    // track had it (the coefficients, dt, the members' D, the parameters, the
+    // resting state), and whether the model's check passed for it
+    double rest_key[REST_KEY];
+    bool rest_quiet_ok;
     // tracking paused where the launches skip next to nothing (rest_paused):
     // launches left in the pause, tracked launches since the last probe; the
     // count of stepped plane-steps copied to the host at the last probe

@@ -248,7 +248,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     // launch before's box, and a block with none leaves at once. [rlo,
     // rhi): the planes the launch steps.
     int rlo = g.zb, rhi = g.ze;
-    if (REST && g.rest) {
+    if constexpr (REST) {
         if (g.rest_use) {
             const int2 act = rest_active_planes(g.rest, g.rest_seq, K, g.zb, g.ze);
             const int rows = (int)gridDim.z, zc = (act.y - act.x + rows - 1) / rows;
@@ -455,7 +455,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
                 else if (warp_faces == 1u) cells(no{}, std::integral_constant<int, 1>{});
                 else if (warp_faces == 2u) cells(no{}, std::integral_constant<int, 2>{});
                 else cells(no{}, std::integral_constant<int, 0>{});   // the common case: no stimulus, no face
-                if (REST && l == K && g.rest) rest_note_plane(bits, pz - z0, rest_flags);
+                if (REST && l == K) rest_note_plane(bits, pz - z0, rest_flags);
             }
             // level l has read level l-1's other states of plane pz: their
             // place takes plane pz + 1 (level 1: the input's, whose load the
@@ -502,7 +502,7 @@ __global__ void __launch_bounds__(NT ? NT : 1024, 1) k_tplane(const step_args<M,
     }
     if constexpr (AS) copy_wait<0>();   // no copy may land after the block has left
     if (g.sig && (int)blockIdx.z < g.nf) tplane_signal_face(g.sig, g.flo && blockIdx.z == 0 ? 0 : 1);
-    if (REST && g.rest) {
+    if constexpr (REST) {
         rest_record(g.rest, g.rest_seq, rest_sm, g.stamp_out, a.step0 + K);
         // a launch that skips planes brings the K planes on each side of
         // the stepped ones to its output's step, in the first row of blocks

@@ -53,7 +53,8 @@ static bool quiet_v_holds(const model_def *d, const double *rest, const double *
     return true;
 }
 
-// Whether launch c may track resting tissue (see the file's head).
+// Whether launch c may track resting tissue (see the file's head), but for
+// the model's check (rest_checked).
 static bool rest_trackable(const sim *s, const cuda_data *cd, const launch_ctx &c)
 {
     const model_def *d = s->m.def;
@@ -62,7 +63,26 @@ static bool rest_trackable(const sim *s, const cuda_data *cd, const launch_ctx &
         return false;
     for (int v = 0; v < d->nstate; v++)
         if (c.out[v] == c.in[v]) return false;   // the skipped planes need both buffers of every state
-    return quiet_v_holds(d, s->m.rest, c.p, c.dt);
+    return true;
+}
+
+// Whether the model's quiet cells pass quiet_v_holds for launch c's step.
+// Tissue quiet under one step need not be under another (settled V's decay
+// may round away with one D and not with the next), so a change of what the
+// step depends on (the coefficients, dt, the members' D, the parameters, the
+// resting state; between calls) starts tracking anew; the check, some 300
+// host steps of the model, runs only then, not every launch.
+static bool rest_checked(sim *s, cuda_data *cd, const launch_ctx &c)
+{
+    double key[REST_KEY] = {c.coef[0], c.coef[1], c.coef[2], c.dt, (double)s->st.mversion};
+    std::memcpy(key + 5, c.p, sizeof c.p);
+    std::memcpy(key + 5 + MODEL_MAX_PARAM, s->m.rest, s->m.def->nstate * sizeof(double));
+    if (std::memcmp(key, cd->rest_key, sizeof key)) {
+        cd->rest_seq = 0;
+        std::memcpy(cd->rest_key, key, sizeof key);
+        cd->rest_quiet_ok = quiet_v_holds(s->m.def, s->m.rest, c.p, c.dt);
+    }
+    return cd->rest_quiet_ok;
 }
 
 // Every plane's stamp set to `step`, or (below) those below it (the planes
@@ -170,7 +190,7 @@ void rest_plan(sim *s, launch_ctx &c)
     const int nz = c.n[2];
     const long long planes = (long long)nz * c.tsteps;
     cd->rest_planes += planes;
-    if (!rest_trackable(s, cd, c) || rest_paused(s, c, planes)) {
+    if (!rest_trackable(s, cd, c) || !rest_checked(s, cd, c) || rest_paused(s, c, planes)) {
         if (cd->rest_behind) {   // paused: the skipped planes brought up to date first
             cd->rest_at = c.step0;
             settle_both(s, c);
@@ -178,15 +198,6 @@ void rest_plan(sim *s, launch_ctx &c)
         cd->rest_seq = 0;
         cd->rest_untracked += planes;
         return;
-    }
-    // tissue quiet under one step need not be under another (settled V's
-    // decay may round away with one D and not with the next): a change of
-    // the coefficients, dt or the parameters (between calls) starts anew
-    double key[5 + MODEL_MAX_PARAM] = {c.coef[0], c.coef[1], c.coef[2], c.dt, (double)s->st.mversion};
-    std::memcpy(key + 5, c.p, sizeof c.p);
-    if (std::memcmp(key, cd->rest_key, sizeof key)) {
-        cd->rest_seq = 0;
-        std::memcpy(cd->rest_key, key, sizeof key);
     }
     // the ring's 8 ints, then the count of plane-steps the launches stepped
     if (!cd->rest_box && (!CU(s, cudaMalloc(&cd->rest_box, 8 * sizeof(int) + sizeof(unsigned long long))) ||

@@ -172,7 +172,7 @@ static int lsim_new(lua_State *L)
     } else if (args_field(L, 1, "quiescent_diffusion")) {
         cardiac_error(L, "%s: 'quiescent_diffusion' bounds the current of quiescent cells; give quiescent_below too", fn);
     }
-    /* resting tissue skipped where the layout can (cuda/rest_region.h); false: every cell steps */
+    /* resting tissue skipped where the layout can (cuda/rest_region.cu); false: every cell steps */
     cfg.rest_every_cell = !args_boolean(L, 1, fn, "skip_rest", 1);
     cfg.layout = NULL;
     cfg.tsteps = 0;

@@ -1,8 +1,8 @@
 -- Resting tissue skipped by tplane's launches (cuda/rest_region.cu; docs/gpu.md,
 -- "Resting tissue") against the same runs with every cell stepped
 -- (skip_rest = false): every state equal over the whole grid (max |difference|
--- 0) at every comparison, in fp32 with the models that keep V = +0
--- (Karma, Mitchell-Schaeffer), with settles every 64 launches and
+-- 0) at every comparison, in fp32 with the models whose quiet V steps by
+-- itself (Karma, Mitchell-Schaeffer), with settles every 64 launches and
 -- before launches with a stimulus on:
 --   * the thesis' plane wave into tissue where U is +0 and v decays (skipped
 --     planes brought forward when the wave nears them), compared after runs

@@ -129,7 +129,7 @@ struct sim {
     int multirate;              /* the model's slow states step every this many steps
                                    (core/engine/multirate.h); 0: every step */
     int quiescent;              /* cells below quiet_below sit multirate's holding steps out (core/engine/quiescence.h) */
-    int rest_every_cell;        /* step resting tissue too; 0: the GPU's tplane steps skip it (cuda/rest_region.h) */
+    int rest_every_cell;        /* step resting tissue too; 0: the GPU's tplane steps skip it (cuda/rest_region.cu) */
     double quiet_below;         /* mV */
     double quiet_diffusion;     /* and a diffusion current below this, mV/ms */
     struct rate_tables *tables; /* the gates' rate tables (core/engine/rate_tables.h), or NULL: none */
@@ -343,7 +343,7 @@ int sim_multirate(const sim *s);                 /* steps between the slow state
  * (mV/ms), sit multirate's holding steps out (core/engine/quiescence.h);
  * either pointer may be NULL. */
 int sim_quiescent(const sim *s, double *below, double *current);
-/* Whether resting tissue may be skipped (cardiac.simulation{skip_rest}; cuda/rest_region.h). */
+/* Whether resting tissue may be skipped (cardiac.simulation{skip_rest}; cuda/rest_region.cu). */
 int sim_skip_rest(const sim *s);
 /* The share of the cell-steps since the start that the backend computed
  * (1 but where resting tissue was skipped; waits for the queued steps). */
